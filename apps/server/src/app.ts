@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cors from '@fastify/cors';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { isEnvelope, msg } from '@impeto/shared';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import { type Database, openDatabase } from './db/client.ts';
+import { requireAuth } from './lib/auth-guard.ts';
+import { type AppContext, type Clock, systemClock } from './lib/context.ts';
+import { createEnvelopeKey, redact } from './lib/envelope.ts';
+import { installErrorHandler } from './lib/error-handler.ts';
+import { createMailer, type Mailer } from './lib/mailer.ts';
+import { authPrivateRoutes, authPublicRoutes } from './modules/auth/auth.routes.ts';
+import { createCaptcha } from './modules/auth/captcha.ts';
+import { domainsRoutes } from './modules/domains/domains.routes.ts';
+import { systemRoutes } from './modules/system/system.routes.ts';
+
+export interface AppDeps {
+  /** An already open database (tests hand in a per-file copy); otherwise opened from the config. */
+  database?: Database;
+  mailer?: Mailer;
+  clock?: Clock;
+  /** Apply migrations at start-up (default true). */
+  migrate?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+/** Builds the same app main.ts runs: API, dashboard and (later) collector and tag files on one server. */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: false,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  const database = deps.database ?? (await openDatabase(config));
+  if (deps.migrate !== false) await database.migrate();
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    mailer: deps.mailer ?? createMailer(config, app.log),
+    clock: deps.clock ?? systemClock,
+    envelope: await createEnvelopeKey(config.secretKey),
+    log: app.log,
+  };
+  app.decorate('ctx', ctx);
+  app.addHook('onClose', async () => {
+    ctx.mailer.close();
+    await database.close();
+  });
+
+  // An empty body is no body on every method (DESIGN.md §11), e.g. a DELETE sent with a JSON content type.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    defaultJson(req, body as string, done);
+  });
+
+  // The dashboard seals JSON bodies (HPKE); open them before validation. Plain JSON stays accepted.
+  app.addHook('preValidation', async (request) => {
+    if (!isEnvelope(request.body)) return;
+    request.body = await ctx.envelope.open(request.body);
+    request.log.debug({ body: redact(request.body) }, 'envelope aberto');
+  });
+
+  await app.register(cors, { origin: false });
+  await app.register(swagger, {
+    openapi: { info: { title: 'Ímpeto API', version: '0.1.0', description: 'API do painel, do coletor e da tag.' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(systemRoutes(ctx), { prefix: '/api' });
+  const captcha = createCaptcha(config.secretKey, config.captcha);
+  await app.register(authPublicRoutes(ctx, captcha), { prefix: '/api' });
+  await app.register(
+    async (priv) => {
+      priv.addHook('onRequest', requireAuth(ctx));
+      await priv.register(authPrivateRoutes(ctx));
+      await priv.register(domainsRoutes(ctx));
+    },
+    { prefix: '/api' },
+  );
+
+  await serveDashboard(app, config);
+  return app;
+}
+
+/** The built dashboard on the same port; unknown non-API GETs get index.html so the SPA routes them. */
+async function serveDashboard(app: FastifyInstance, config: Config) {
+  const hasDashboard = existsSync(path.join(config.webDist, 'index.html'));
+  if (hasDashboard) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      setHeaders: (res, file) => {
+        const immutable = file.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    const isApi = url.startsWith('/api') || url.startsWith('/t/') || url.startsWith('/collect');
+    if (hasDashboard && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send({ message: msg.common.routeNotFound, code: 'ROUTE_NOT_FOUND' });
+  });
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false'])
+  .default('0')
+  .transform((v) => v === '1' || v === 'true');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Ímpeto <nao-responda@impeto.local>'),
+  ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  ALLOW_PRIVATE_FETCH: flag,
+  SECRET_KEY: z.string().min(32, 'SECRET_KEY precisa de pelo menos 32 caracteres').optional(),
+  VAPID_SUBJECT: z.string().optional(),
+  AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  role: 'all' | 'api' | 'worker';
+  nodeEnv: 'development' | 'production' | 'test';
+  allowPrivateFetch: boolean;
+  secretKey: string;
+  vapidSubject: string;
+  /** Sign-in attempts per minute, per IP and per username. */
+  authRateLimit: number;
+  logLevel: string;
+  /** The built dashboard (apps/web/dist); served when present. */
+  webDist: string;
+  /** Proof-of-work cost of the sign-in captcha (PBKDF2 iterations, counter range). */
+  captcha: { cost: number; counterMin: number; counterMax: number };
+}
+
+const readOrCreateSecret = (dataDir: string) => {
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32).toString('base64url');
+  writeFileSync(file, key, { mode: 0o600 });
+  return key;
+};
+
+const mailAddress = (from: string) => from.match(/<([^>]+)>/)?.[1] ?? from;
+
+/** The only reader of process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Configuração inválida:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.ROLE !== 'all' && !e.DATABASE_URL) {
+    throw new Error(`ROLE=${e.ROLE} precisa de DATABASE_URL: o banco embutido (PGlite) aceita um único processo.`);
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir,
+    databaseUrl: e.DATABASE_URL || undefined,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    role: e.ROLE,
+    nodeEnv: e.NODE_ENV,
+    allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
+    secretKey: e.SECRET_KEY ?? readOrCreateSecret(dataDir),
+    vapidSubject: e.VAPID_SUBJECT ?? `mailto:${mailAddress(e.MAIL_FROM)}`,
+    authRateLimit: e.AUTH_RATE_LIMIT,
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+    captcha: { cost: 5000, counterMin: 2000, counterMax: 6000 },
+  };
+}

@@ -1,0 +1,91 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const companies = pgTable('companies', {
+  uuid: uuid('uuid').primaryKey(),
+  name: text('name').notNull(),
+  status: text('status', { enum: ['unfinished', 'active'] })
+    .notNull()
+    .default('unfinished'),
+  timeZone: text('time_zone').notNull().default('America/Sao_Paulo'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    uuid: uuid('uuid').primaryKey(),
+    companyUuid: uuid('company_uuid')
+      .notNull()
+      .references(() => companies.uuid, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role').notNull().default('admin'),
+    validatedAt: ts('validated_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_username_key').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_key').on(sql`lower(${t.email})`),
+    index('users_company_idx').on(t.companyUuid),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userUuid: uuid('user_uuid')
+      .notNull()
+      .references(() => users.uuid, { onDelete: 'cascade' }),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    keepConnected: boolean('keep_connected').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userUuid)],
+);
+
+export const oneTimeTokens = pgTable(
+  'one_time_tokens',
+  {
+    hash: text('hash').primaryKey(),
+    userUuid: uuid('user_uuid')
+      .notNull()
+      .references(() => users.uuid, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['validate', 'reset'] }).notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('one_time_tokens_user_idx').on(t.userUuid)],
+);
+
+export const domains = pgTable(
+  'domains',
+  {
+    uuid: uuid('uuid').primaryKey(),
+    companyUuid: uuid('company_uuid')
+      .notNull()
+      .references(() => companies.uuid, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    domain: text('domain').notNull(),
+    domainRoot: text('domain_root').notNull(),
+    geroId: text('gero_id').notNull().unique(),
+    geroValidate: boolean('gero_validate').notNull().default(false),
+    geroVersion: text('gero_version').notNull(),
+    cnSwVersion: text('cn_sw_version').notNull(),
+    status: text('status', { enum: ['Active', 'Inactive'] })
+      .notNull()
+      .default('Active'),
+    vapidPublic: text('vapid_public').notNull(),
+    vapidPrivate: text('vapid_private').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    removedAt: ts('removed_at'),
+  },
+  (t) => [index('domains_company_idx').on(t.companyUuid)],
+);

@@ -1,0 +1,22 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Database, Db } from '../db/client.ts';
+import type { EnvelopeKey } from './envelope.ts';
+import type { Mailer } from './mailer.ts';
+
+/** One injectable clock: every time-dependent rule takes `now` from here, so tests move time instead of sleeping. */
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+/** What services need, built once by buildApp and handed to every module. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  mailer: Mailer;
+  clock: Clock;
+  envelope: EnvelopeKey;
+  log: FastifyBaseLogger;
+}

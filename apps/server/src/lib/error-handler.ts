@@ -1,0 +1,56 @@
+import { msg } from '@impeto/shared';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from './errors.ts';
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+}
+
+/** Fastify's own errors, by code, in pt_BR: never English on the wire. */
+const FASTIFY_ERRORS: Record<string, [number, string, string]> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'EMPTY_BODY', msg.common.emptyBody],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'INVALID_JSON', msg.common.invalidJson],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'UNSUPPORTED_MEDIA_TYPE', msg.common.unsupportedMediaType],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'INVALID_CONTENT_LENGTH', msg.common.invalidInput],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'BODY_TOO_LARGE', msg.common.bodyTooLarge],
+  FST_ERR_CTP_INVALID_TYPE: [415, 'UNSUPPORTED_MEDIA_TYPE', msg.common.unsupportedMediaType],
+};
+
+const fieldPath = (issue: ValidationIssue) => (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+
+/** One error handler: every failure leaves as `{ message, code, fields? }`. */
+export function installErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      request.log.warn({ code: error.code }, error.message);
+      return reply.code(error.statusCode).send({ message: error.message, code: error.code, fields: error.fields });
+    }
+    if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
+      const issues = (error.validation ?? []) as ValidationIssue[];
+      const fields: Record<string, string> = {};
+      for (const issue of issues) {
+        const key = fieldPath(issue) || 'body';
+        if (issue.message && !fields[key]) fields[key] = issue.message;
+      }
+      const first = issues.find((i) => i.message)?.message;
+      request.log.warn({ fields }, 'validação recusou a requisição');
+      return reply.code(400).send({ message: first ?? msg.common.invalidInput, code: 'VALIDATION_FAILED', fields });
+    }
+    const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
+    if (known) {
+      const [status, code, message] = known;
+      request.log.warn({ code: error.code }, message);
+      return reply.code(status).send({ message, code });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) return reply.code(429).send({ message: msg.common.tooManyRequests, code: 'TOO_MANY_REQUESTS' });
+    if (status >= 400 && status < 500) {
+      request.log.warn({ err: error }, 'requisição recusada');
+      return reply.code(status).send({ message: msg.common.invalidInput, code: 'BAD_REQUEST' });
+    }
+    request.log.error({ err: error }, 'erro interno');
+    return reply.code(500).send({ message: msg.common.internal, code: 'INTERNAL' });
+  });
+}

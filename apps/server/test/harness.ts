@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey as pbkdf2 } from 'altcha-lib/algorithms/pbkdf2';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { type Database, fromPglite, fromPostgres } from '../src/db/client.ts';
+import type { Clock } from '../src/lib/context.ts';
+import { adminUrl } from './postgres-url.ts';
+
+/** A clock the test moves by hand. */
+export class TestClock implements Clock {
+  private offset = 0;
+  now() {
+    return new Date(Date.now() + this.offset);
+  }
+  advance(ms: number) {
+    this.offset += ms;
+  }
+}
+
+/** A fresh copy of the migrated template database, of the kind this project runs on. */
+async function freshDatabase(): Promise<Database> {
+  if (inject('dbKind') === 'pglite') {
+    const dump = readFileSync(inject('pgliteDump'));
+    return fromPglite(await PGlite.create({ loadDataDir: new Blob([dump]) }));
+  }
+  const url = inject('pgUrl');
+  const name = `${inject('pgTemplate')}_f_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  // The template must have no other session while it is copied; files run in parallel, so retry briefly.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+      break;
+    } catch (err) {
+      if (attempt > 20 || (err as { code?: string }).code !== '55006') throw err;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+    }
+  }
+  await admin.end();
+  const database = fromPostgres(adminUrl(url, name), 4);
+  const close = database.close;
+  database.close = async () => {
+    await close();
+    const cleanup = new pg.Client({ connectionString: url });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await cleanup.end();
+  };
+  return database;
+}
+
+export const testConfig = (overrides: Partial<Config> = {}): Config => ({
+  ...loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: '/tmp/impeto-test-unused',
+    SECRET_KEY: 'k'.repeat(43),
+    LOG_LEVEL: 'silent',
+  }),
+  captcha: { cost: 10, counterMin: 1, counterMax: 40 },
+  webDist: '/nonexistent',
+  ...overrides,
+});
+
+export interface TestApp {
+  app: FastifyInstance;
+  clock: TestClock;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const clock = new TestClock();
+  const app = await buildApp(testConfig(overrides), { database: await freshDatabase(), clock, migrate: false });
+  await app.ready();
+  return { app, clock, close: () => app.close() };
+}
+
+/** Calls the API as a client would; `token` adds the bearer header. */
+export async function call(
+  app: FastifyInstance,
+  method: InjectOptions['method'],
+  url: string,
+  body?: unknown,
+  token?: string,
+) {
+  const res = await app.inject({
+    method,
+    url,
+    headers: {
+      'accept-language': 'pt_BR',
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    payload: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };
+}
+
+/** Solves the sign-in captcha the way the ALTCHA widget does and returns its base64 payload. */
+export async function solveCaptcha(app: FastifyInstance) {
+  const challenge = (await app.inject({ method: 'GET', url: '/api/captcha' })).json();
+  const solution = await solveChallenge({ challenge, deriveKey: pbkdf2 });
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
+
+export const outbox = async (app: FastifyInstance) =>
+  (await call(app, 'GET', '/api/dev/outbox')).body.data as { to: string; subject: string; links: string[] }[];
+
+let seq = 0;
+/** Signs up a company and a user through the API, validates the e-mail, and signs in: the whole public path. */
+export async function signUpAndSignIn(app: FastifyInstance, opts: { validate?: boolean; keep?: boolean } = {}) {
+  seq++;
+  const tag = `${process.pid}${seq}${randomBytes(3).toString('hex')}`;
+  const company = (await call(app, 'POST', '/api/company/create', { company: { name: `Loja ${tag}` } })).body.data
+    .company;
+  const user = {
+    company_uuid: company.uuid,
+    name: `Maria ${tag}`,
+    username: `maria${tag}`,
+    email: `maria${tag}@exemplo.com.br`,
+    password: 'senha-forte-123',
+    password_confirmation: 'senha-forte-123',
+  };
+  const signup = await call(app, 'POST', '/api/users/signup', { user });
+  if (signup.status !== 200) throw new Error(`signup falhou: ${JSON.stringify(signup.body)}`);
+  if (opts.validate !== false) {
+    const link = (await outbox(app)).find((m) => m.to === user.email)!.links[0]!;
+    const cid = new URL(link).searchParams.get('cid');
+    await call(app, 'PUT', '/api/users/validate', { user: { cid } });
+  }
+  const signin = await call(app, 'POST', '/api/users/signin', {
+    user: { username: user.username, password: user.password },
+    captcha: await solveCaptcha(app),
+    ...(opts.keep ? { keep_connected: true } : {}),
+  });
+  return { company, user, signin, token: signin.body?.data?.token as string };
+}

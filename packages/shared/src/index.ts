@@ -1,0 +1,4 @@
+export * from './auth/auth.schema.ts';
+export * from './domains/domain.schema.ts';
+export * from './envelope.ts';
+export * from './messages.ts';

@@ -1,0 +1,25 @@
+import { defineConfig } from 'vitest/config';
+
+const server = (db: 'pglite' | 'postgres') => ({
+  test: {
+    name: `server-${db}`,
+    root: './apps/server',
+    include: ['src/**/*.test.ts'],
+    environment: 'node' as const,
+    globalSetup: ['./test/global-setup.ts'],
+    provide: { dbKind: db },
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'shared', root: './packages/shared', include: ['src/**/*.test.ts'], environment: 'node' } },
+      server('pglite'),
+      server('postgres'),
+      './apps/web/vitest.config.ts',
+    ],
+  },
+});
