@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -10,6 +10,8 @@ export const companies = pgTable('companies', {
     .notNull()
     .default('unfinished'),
   timeZone: text('time_zone').notNull().default('America/Sao_Paulo'),
+  /** The company form of doc 1 §3 (document, razao_social, endereco, …), null until it is first saved. */
+  registration: jsonb('registration').$type<Record<string, unknown>>(),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
@@ -88,4 +90,41 @@ export const domains = pgTable(
     removedAt: ts('removed_at'),
   },
   (t) => [index('domains_company_idx').on(t.companyUuid)],
+);
+
+export const channels = pgTable(
+  'channels',
+  {
+    uuid: uuid('uuid').primaryKey(),
+    domainUuid: uuid('domain_uuid')
+      .notNull()
+      .references(() => domains.uuid, { onDelete: 'cascade' }),
+    channelType: text('channel_type').notNull(),
+    /** Non-secret properties (region, sender, source, client …), safe to show. */
+    properties: jsonb('properties').$type<Record<string, string>>().notNull().default({}),
+    /** Secret properties as AES-256-GCM ciphertext (lib/secret-box), never sent back to a browser. */
+    secrets: text('secrets'),
+    active: boolean('active').notNull().default(true),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('channels_domain_type_key').on(t.domainUuid, t.channelType)],
+);
+
+export const media = pgTable(
+  'media',
+  {
+    id: uuid('id').primaryKey(),
+    domainUuid: uuid('domain_uuid')
+      .notNull()
+      .references(() => domains.uuid, { onDelete: 'cascade' }),
+    /** Stored file name, `<uuid>.<ext>` by the detected type. */
+    name: text('name').notNull(),
+    originalName: text('original_name'),
+    contentType: text('content_type').notNull(),
+    bytes: integer('bytes').notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('media_domain_idx').on(t.domainUuid)],
 );
