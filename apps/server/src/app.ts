@@ -14,10 +14,12 @@ import { type AppContext, type Clock, systemClock } from './lib/context.ts';
 import { createEnvelopeKey, redact } from './lib/envelope.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
+import { loadTagCatalog } from './lib/tag-catalog.ts';
 import { authPrivateRoutes, authPublicRoutes } from './modules/auth/auth.routes.ts';
 import { createCaptcha } from './modules/auth/captcha.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { tagRoutes } from './modules/tag/tag.routes.ts';
 
 export interface AppDeps {
   /** An already open database (tests hand in a per-file copy); otherwise opened from the config. */
@@ -54,6 +56,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     mailer: deps.mailer ?? createMailer(config, app.log),
     clock: deps.clock ?? systemClock,
     envelope: await createEnvelopeKey(config.secretKey),
+    tag: loadTagCatalog(config.trackerDist),
     log: app.log,
   };
   app.decorate('ctx', ctx);
@@ -84,6 +87,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(systemRoutes(ctx), { prefix: '/api' });
+  await app.register(tagRoutes(ctx));
   const captcha = createCaptcha(config.secretKey, config.captcha);
   await app.register(authPublicRoutes(ctx, captcha), { prefix: '/api' });
   await app.register(

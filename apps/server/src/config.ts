@@ -24,6 +24,7 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  TRACKER_DIST: z.string().optional(),
 });
 
 export interface Config {
@@ -44,6 +45,8 @@ export interface Config {
   logLevel: string;
   /** The built dashboard (apps/web/dist); served when present. */
   webDist: string;
+  /** The built tag (packages/tracker/dist): loader, versioned trackers and service workers. */
+  trackerDist: string;
   /** Proof-of-work cost of the sign-in captcha (PBKDF2 iterations, counter range). */
   captcha: { cost: number; counterMin: number; counterMax: number };
 }
@@ -88,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimit: e.AUTH_RATE_LIMIT,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+    trackerDist: path.resolve(e.TRACKER_DIST ?? path.join(import.meta.dirname, '../../../packages/tracker/dist')),
     captcha: { cost: 5000, counterMin: 2000, counterMax: 6000 },
   };
 }

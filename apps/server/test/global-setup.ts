@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -21,6 +22,11 @@ declare module 'vitest' {
  * PostgreSQL with CREATE DATABASE … TEMPLATE (DESIGN.md §11).
  */
 export default async function setup(project: TestProject) {
+  // The server serves the built tag; build it when a bare `vitest` run finds none.
+  const trackerDist = path.resolve(import.meta.dirname, '../../../packages/tracker/dist/versions.json');
+  if (!existsSync(trackerDist))
+    execFileSync(process.execPath, [path.resolve(trackerDist, '../../build.mjs')], { stdio: 'inherit' });
+
   const kind = project.config.provide.dbKind as 'pglite' | 'postgres';
   if (kind === 'pglite') {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'impeto-pglite-'));

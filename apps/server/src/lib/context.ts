@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
 import type { EnvelopeKey } from './envelope.ts';
 import type { Mailer } from './mailer.ts';
+import type { TagCatalog } from './tag-catalog.ts';
 
 /** One injectable clock: every time-dependent rule takes `now` from here, so tests move time instead of sleeping. */
 export interface Clock {
@@ -18,5 +19,6 @@ export interface AppContext {
   mailer: Mailer;
   clock: Clock;
   envelope: EnvelopeKey;
+  tag: TagCatalog;
   log: FastifyBaseLogger;
 }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { requiredText } from '../auth/auth.schema.ts';
 import { msg } from '../messages.ts';
 
 export const DOMAIN_STATUSES = ['Active', 'Inactive'] as const;
@@ -23,29 +22,83 @@ export interface DomainItem {
 export const isDomainAllowed = (d: Pick<DomainItem, 'status' | 'gero_validate'>) =>
   d.status === 'Active' && d.gero_validate;
 
-/** A missing scheme gets https:// (doc 1 §5); other schemes are left for the URL check to refuse. */
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost']);
+
+/**
+ * A site address as typed by the user: https:// is added when no scheme is given. Only https, unless
+ * allowPrivate (tests and local test websites): then http://127.0.0.1:<port> and http://localhost:<port> too.
+ * Returns the normalised URL, or null when it is not acceptable.
+ */
+export function normalizeSiteUrl(input: string, allowPrivate: boolean): string | null {
+  const text = input.trim();
+  if (!text || /\s/.test(text)) return null;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    return null;
+  }
+  if (url.username || url.password) return null;
+  const local = LOCAL_HOSTS.has(url.hostname);
+  if (url.protocol === 'http:' && !(allowPrivate && local)) return null;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  if (!local && !/^([a-z0-9-]+\.)+[a-z]{2,}$/i.test(url.hostname)) return null;
+  if (local && !allowPrivate) return null;
+  url.hash = '';
+  return url.toString();
+}
+
+export const siteUrlSchema = (allowPrivate: boolean) =>
+  z
+    .string({ error: msg.domain.urlInvalid })
+    .max(2048, msg.domain.urlInvalid)
+    .transform((v, ctx) => {
+      const url = normalizeSiteUrl(v, allowPrivate);
+      if (!url) {
+        ctx.addIssue({ code: 'custom', message: msg.domain.urlInvalid });
+        return z.NEVER;
+      }
+      return url;
+    });
+
+const domainName = z
+  .string({ error: msg.domain.nameRequired })
+  .trim()
+  .min(1, msg.domain.nameRequired)
+  .max(120, msg.domain.nameRequired);
+
+export const createDomainSchema = (allowPrivate: boolean) =>
+  z.object({
+    domain: z.object({
+      company_uuid: z.uuid(msg.common.notFound),
+      name: domainName,
+      domain: siteUrlSchema(allowPrivate),
+    }),
+  });
+export type CreateDomainInput = z.infer<ReturnType<typeof createDomainSchema>>;
+
+/** Edit `{ name, address }` or enable `{ status: 'Active' }` (READINGS A-15); uuid in the path or the body. */
+export const updateDomainSchema = (allowPrivate: boolean) =>
+  z.object({
+    domain: z.union(
+      [
+        z.object({ uuid: z.uuid().optional(), status: z.literal('Active') }).strict(),
+        z.object({ uuid: z.uuid().optional(), name: domainName, address: siteUrlSchema(allowPrivate) }).strict(),
+      ],
+      { error: msg.common.invalidInput },
+    ),
+  });
+
+export const domainUuidBodySchema = z.object({ domain: z.object({ uuid: z.uuid(msg.common.notFound) }) });
+export const validateScriptSchema = z.object({ gero: z.object({ domain_uuid: z.uuid(msg.common.notFound) }) });
+
+export interface VersionItem {
+  version: string;
+}
+
+/** What the URL field shows after the user leaves it: https:// added when no scheme was typed (doc 1 §5). */
 export const ensureHttps = (url: string) => {
   const trimmed = url.trim();
   return trimmed === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
 };
-
-/** An https site address: a host name with a dot (or localhost), optional port and path. */
-export const isSiteUrl = (url: string) => {
-  if (!URL.canParse(url)) return false;
-  const u = new URL(url);
-  return u.protocol === 'https:' && (u.hostname === 'localhost' || /^[^.\s]+(\.[^.\s]+)+$/.test(u.hostname));
-};
-
-export const siteUrl = z
-  .string({ error: msg.domain.urlInvalid })
-  .transform(ensureHttps)
-  .refine(isSiteUrl, msg.domain.urlInvalid);
-
-export const createDomainSchema = z.object({
-  domain: z.object({
-    company_uuid: z.uuid(),
-    name: requiredText(msg.domain.nameRequired).pipe(z.string().max(120)),
-    domain: siteUrl,
-  }),
-});
-export type CreateDomainInput = z.infer<typeof createDomainSchema>;

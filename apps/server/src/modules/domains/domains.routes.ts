@@ -1,20 +1,108 @@
-import { msg } from '@impeto/shared';
+import {
+  createDomainSchema,
+  domainUuidBodySchema,
+  msg,
+  updateDomainSchema,
+  validateScriptSchema,
+} from '@impeto/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../../lib/auth-guard.ts';
 import type { AppContext } from '../../lib/context.ts';
+import { notFound } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
-import { listCompanyDomains } from './domains.service.ts';
+import * as domains from './domains.service.ts';
+
+const uuidParam = z.object({ uuid: z.uuid(msg.common.notFound) });
+const versionParams = z.object({ uuid: z.uuid(msg.common.notFound), version: z.string().max(40) });
 
 export function domainsRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
+    const allowPrivate = ctx.config.allowPrivateFetch;
+    const tags = ['domains'];
+
     r.get(
       '/domain/list/:company_uuid',
-      { schema: { tags: ['domains'], params: z.object({ company_uuid: z.uuid(msg.common.notFound) }) } },
+      { schema: { tags, params: z.object({ company_uuid: z.uuid(msg.common.notFound) }) } },
       async (req) =>
-        ok(msg.domain.listed, await listCompanyDomains(ctx, principalOf(req).companyUuid, req.params.company_uuid)),
+        ok(
+          msg.domain.listed,
+          await domains.listCompanyDomains(ctx, principalOf(req).companyUuid, req.params.company_uuid),
+        ),
     );
+
+    r.post('/domain/create', { schema: { tags, body: createDomainSchema(allowPrivate) } }, async (req) =>
+      ok(msg.domain.created, await domains.createDomain(ctx, principalOf(req).companyUuid, req.body.domain)),
+    );
+
+    const update = async (
+      companyUuid: string,
+      uuid: string | undefined,
+      body: z.infer<ReturnType<typeof updateDomainSchema>>,
+    ) => {
+      if (!uuid) throw notFound(msg.common.notFound, 'DOMAIN_NOT_FOUND');
+      if ('status' in body.domain)
+        return ok(msg.domain.enabled, await domains.setDomainStatus(ctx, companyUuid, uuid, 'Active'));
+      return ok(msg.domain.updated, await domains.editDomain(ctx, companyUuid, uuid, body.domain));
+    };
+    r.put(
+      '/domain/update/:uuid',
+      { schema: { tags, params: uuidParam, body: updateDomainSchema(allowPrivate) } },
+      (req) => update(principalOf(req).companyUuid, req.params.uuid, req.body),
+    );
+    r.put('/domain/update', { schema: { tags, body: updateDomainSchema(allowPrivate) } }, (req) =>
+      update(principalOf(req).companyUuid, req.body.domain.uuid, req.body),
+    );
+
+    r.delete(
+      '/domain/remove',
+      { schema: { tags, summary: 'Desativa o domínio', body: domainUuidBodySchema } },
+      async (req) =>
+        ok(
+          msg.domain.disabled,
+          await domains.setDomainStatus(ctx, principalOf(req).companyUuid, req.body.domain.uuid, 'Inactive'),
+        ),
+    );
+    r.delete(
+      '/domain/remove/:uuid',
+      { schema: { tags, summary: 'Remove o domínio', params: uuidParam } },
+      async (req) => {
+        await domains.removeDomain(ctx, principalOf(req).companyUuid, req.params.uuid);
+        return ok(msg.domain.removed, null);
+      },
+    );
+
+    r.post('/gero/validate', { schema: { tags, body: validateScriptSchema } }, async (req) =>
+      ok(
+        msg.domain.validated,
+        await domains.validateScript(ctx, principalOf(req).companyUuid, req.body.gero.domain_uuid),
+      ),
+    );
+    r.get('/check-gero-script/:uuid', { schema: { tags, params: uuidParam } }, async (req) =>
+      ok(msg.domain.validated, await domains.validateScript(ctx, principalOf(req).companyUuid, req.params.uuid)),
+    );
+
+    r.get('/gero/version/list', { schema: { tags } }, async () =>
+      ok(
+        msg.version.listed,
+        ctx.tag.gero.map((version) => ({ version })),
+      ),
+    );
+    r.get('/cnsw/version/list', { schema: { tags } }, async () =>
+      ok(
+        msg.version.listed,
+        ctx.tag.cnsw.map((version) => ({ version })),
+      ),
+    );
+    for (const kind of ['gero', 'cnsw'] as const) {
+      r.put(`/${kind}/domain/:uuid/version/:version`, { schema: { tags, params: versionParams } }, async (req) =>
+        ok(
+          msg.version.changed(kind),
+          await domains.changeVersion(ctx, principalOf(req).companyUuid, req.params.uuid, kind, req.params.version),
+        ),
+      );
+    }
   };
 }

@@ -1,0 +1,13 @@
+/** The tag customers paste into their pages (DESIGN.md §5, 'The tag's public contract'). */
+export const trackingSnippet = (o: { publicUrl: string; root: string; geroId: string }) =>
+  `<!-- Ímpeto -->
+<script>
+(function(w,d,s,u){w.gero=w.gero||function(){(w.gero.q=w.gero.q||[]).push(arguments)};var t=d.createElement(s);t.async=1;t.src=u;var f=d.getElementsByTagName(s)[0];f.parentNode.insertBefore(t,f)})(window,document,'script','${o.publicUrl}/t/loader.js');
+gero('init', { root: '${o.root}', id: '${o.geroId}' });
+</script>`;
+
+/** The one line of the site's /cn_sw.min.js: it imports our hosted service worker for this domain. */
+export const serviceWorkerFile = (o: { publicUrl: string; geroId: string }) =>
+  `importScripts('${o.publicUrl}/t/sw.js?id=${o.geroId}');`;
+
+export const SERVICE_WORKER_FILE = 'cn_sw.min.js';
