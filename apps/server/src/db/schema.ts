@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -127,4 +140,96 @@ export const media = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('media_domain_idx').on(t.domainUuid)],
+);
+
+/** A visitor of one domain. `attributes` holds the spec's `user_stored_data.*` keys, unprefixed and flat ('navigator.browser'). */
+export const persons = pgTable(
+  'persons',
+  {
+    uuid: uuid('uuid').primaryKey(),
+    domainUuid: uuid('domain_uuid')
+      .notNull()
+      .references(() => domains.uuid, { onDelete: 'cascade' }),
+    visitorId: text('visitor_id').notNull(),
+    attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
+    email: text('email'),
+    phone: text('phone'),
+    name: text('name'),
+    pushSubscription: jsonb('push_subscription').$type<{ endpoint: string; keys: { p256dh: string; auth: string } }>(),
+    pushStatus: text('push_status', { enum: ['subscribed', 'unsubscribed'] }),
+    firstSeen: ts('first_seen').notNull().defaultNow(),
+    lastSeen: ts('last_seen').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('persons_domain_visitor_key').on(t.domainUuid, t.visitorId),
+    index('persons_domain_seen_idx').on(t.domainUuid, t.lastSeen),
+  ],
+);
+
+export const events = pgTable(
+  'events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    domainUuid: uuid('domain_uuid').notNull(),
+    personUuid: uuid('person_uuid').notNull(),
+    kind: text('kind', {
+      enum: ['pageview', 'event', 'identify', 'optin', 'optout', 'viewed', 'clicked', 'conversion'],
+    }).notNull(),
+    url: text('url'),
+    category: text('category'),
+    props: jsonb('props').$type<Record<string, unknown>>(),
+    device: text('device'),
+    ts: ts('ts').notNull(),
+  },
+  (t) => [index('events_domain_ts_idx').on(t.domainUuid, t.ts), index('events_person_idx').on(t.personUuid)],
+);
+
+export const eventCategories = pgTable(
+  'event_categories',
+  {
+    uuid: uuid('uuid').primaryKey(),
+    domainUuid: uuid('domain_uuid')
+      .notNull()
+      .references(() => domains.uuid, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    seenCount: bigint('seen_count', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [uniqueIndex('event_categories_domain_name_key').on(t.domainUuid, t.name)],
+);
+
+/** Keys and values seen per event category; feeds the trigger pickers. */
+export const eventCatalog = pgTable(
+  'event_catalog',
+  {
+    categoryUuid: uuid('category_uuid')
+      .notNull()
+      .references(() => eventCategories.uuid, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+    seenCount: bigint('seen_count', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.categoryUuid, t.key, t.value] })],
+);
+
+/** Daily counters per domain and dimension ('pageviews', 'page:<url>:mobile', 'optins' …), upserted at ingestion. */
+export const dailyStats = pgTable(
+  'daily_stats',
+  {
+    domainUuid: uuid('domain_uuid').notNull(),
+    day: date('day').notNull(),
+    dimension: text('dimension').notNull(),
+    value: text('value').notNull().default(''),
+    count: bigint('count', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.domainUuid, t.day, t.dimension, t.value] })],
+);
+
+export const dailyVisitors = pgTable(
+  'daily_visitors',
+  {
+    domainUuid: uuid('domain_uuid').notNull(),
+    day: date('day').notNull(),
+    personUuid: uuid('person_uuid').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.domainUuid, t.day, t.personUuid] })],
 );
