@@ -17,7 +17,10 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { loadTagCatalog } from './lib/tag-catalog.ts';
 import { authPrivateRoutes, authPublicRoutes } from './modules/auth/auth.routes.ts';
 import { createCaptcha } from './modules/auth/captcha.ts';
+import { channelsRoutes } from './modules/channels/channels.routes.ts';
+import { companyRoutes } from './modules/company/company.routes.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
+import { mediaFileRoutes, mediaRoutes } from './modules/media/media.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { tagRoutes } from './modules/tag/tag.routes.ts';
 
@@ -90,11 +93,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(tagRoutes(ctx));
   const captcha = createCaptcha(config.secretKey, config.captcha);
   await app.register(authPublicRoutes(ctx, captcha), { prefix: '/api' });
+  // company, channels, media (helper): media files are public, outside /api
+  await app.register(mediaFileRoutes(ctx));
   await app.register(
     async (priv) => {
       priv.addHook('onRequest', requireAuth(ctx));
       await priv.register(authPrivateRoutes(ctx));
       await priv.register(domainsRoutes(ctx));
+      // company, channels, media (helper)
+      await priv.register(companyRoutes(ctx));
+      await priv.register(channelsRoutes(ctx));
+      await priv.register(mediaRoutes(ctx));
     },
     { prefix: '/api' },
   );

@@ -15,7 +15,7 @@ type Queue = ((...args: unknown[]) => void) & { q?: IArguments[] };
     fetch(`${base}/t/config/${encodeURIComponent(id)}`)
       .then((r) => (r.ok ? r.json() : null))
       .then((cfg) => {
-        if (!cfg || !cfg.enabled) return;
+        if (!cfg?.enabled) return;
         w.__gero = { base, cfg };
         const s = document.createElement('script');
         s.async = true;

@@ -47,7 +47,7 @@ export async function createEnvelopeKey(secret: string): Promise<EnvelopeKey> {
   };
 }
 
-const SECRET_KEYS = /pass|secret|token|captcha|cid|key/i;
+const SECRET_KEYS = /pass|secret|token|captcha|cid|key|apiid|login|username/i;
 
 /** A copy of an opened body fit for a debug log: passwords, tokens and secrets masked. */
 export function redact(value: unknown): unknown {

@@ -1,0 +1,124 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { COMPANY, mockFetch, renderApp, signIn } from '../test/render.tsx';
+
+const domain = (overrides: Record<string, unknown> = {}) => ({
+  uuid: '11111111-1111-4111-8111-111111111111',
+  name: 'Loja Aurora',
+  domain: 'https://loja.example.com',
+  domain_root: 'https://loja.example.com',
+  gero_id: 'G-123',
+  gero_validate: true,
+  gero_version: '1.0.0',
+  cn_sw_version: '1.0.0',
+  status: 'Active',
+  active: true,
+  ...overrides,
+});
+
+describe('route guard', () => {
+  it('sends a visitor without a session to /signin and remembers the origin', async () => {
+    const { router } = renderApp('/v2/momentums?tab=active');
+    expect(await screen.findByRole('heading', { name: 'Entrar na sua conta' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/signin');
+    expect(router.state.location.state).toEqual({ from: '/v2/momentums?tab=active' });
+    expect(sessionStorage.getItem('impeto.origin')).toBe('/v2/momentums?tab=active');
+  });
+
+  it('treats an expired session as none', async () => {
+    signIn({ expire_date: new Date(Date.now() - 1000).toISOString() });
+    const { router } = renderApp('/domains');
+    await screen.findByRole('heading', { name: 'Entrar na sua conta' });
+    expect(router.state.location.pathname).toBe('/signin');
+    expect(sessionStorage.getItem('impeto.session')).toBeNull();
+  });
+
+  it('sends a signed-in user away from /signin to /', async () => {
+    signIn();
+    mockFetch((url) =>
+      url.endsWith(`/domain/list/${COMPANY}`) ? { body: { message: 'ok', data: [domain()] } } : undefined,
+    );
+    const { router } = renderApp('/signin');
+    await waitFor(() => expect(router.state.location.search).toBe(`?domain=${domain().uuid}`));
+    expect(router.state.location.pathname).toBe('/');
+    expect(await screen.findByRole('heading', { name: 'Analytics' })).toBeTruthy();
+  });
+
+  it('sends a company without domains to /domains, where the add modal opens by itself', async () => {
+    signIn();
+    const calls = mockFetch((url) =>
+      url.endsWith(`/domain/list/${COMPANY}`) ? { body: { message: 'ok', data: [] } } : undefined,
+    );
+    const { router } = renderApp('/v2/campaigns');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/domains'));
+    expect(await screen.findByRole('heading', { name: 'Domínios', level: 2 })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Adicionando um novo domínio' })).toBeTruthy();
+    expect(calls[0]?.headers).toMatchObject({ Authorization: 'Bearer token-123' });
+  });
+
+  it('keeps /profile reachable without domains', async () => {
+    signIn();
+    mockFetch((url) => (url.includes('/domain/list/') ? { body: { message: 'ok', data: [] } } : undefined));
+    const { router } = renderApp('/profile');
+    expect(await screen.findByRole('heading', { name: 'Perfil' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/profile');
+  });
+
+  it('redirects old list routes to v2, keeping the query', async () => {
+    signIn();
+    mockFetch((url) => (url.includes('/domain/list/') ? { body: { message: 'ok', data: [domain()] } } : undefined));
+    const { router } = renderApp(`/campaign/create?domain=${domain().uuid}&x=1`);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/v2/campaigns'));
+    expect(new URLSearchParams(router.state.location.search).get('x')).toBe('1');
+  });
+});
+
+describe('shell', () => {
+  it('selects a domain still to be validated and keeps feature pages away while it is not allowed', async () => {
+    signIn();
+    mockFetch((url) =>
+      url.includes('/domain/list/') ? { body: { message: 'ok', data: [domain({ gero_validate: false })] } } : undefined,
+    );
+    const { router } = renderApp('/v2/momentums');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/domains'));
+    await waitFor(() => expect(router.state.location.search).toBe(`?domain=${domain().uuid}`));
+    expect(JSON.parse(sessionStorage.getItem('impeto.selected_domain') ?? 'null')).toMatchObject({
+      uuid: domain().uuid,
+      domain_uuid: domain().uuid,
+      root: 'https://loja.example.com',
+      domain_root: 'https://loja.example.com',
+      gero_id: 'G-123',
+      domain_gero_id: 'G-123',
+      domain_index: 0,
+      status: 'Active',
+      allowed: false,
+    });
+  });
+
+  it('logs out: calls the server, clears session and domain state, lands on /signin without an origin', async () => {
+    signIn();
+    const calls = mockFetch((url) => {
+      if (url.includes('/domain/list/')) return { body: { message: 'ok', data: [domain()] } };
+      if (url === '/api/users/logout') return { status: 500, body: { message: 'falhou', code: 'X' } };
+      return undefined;
+    });
+    const { router } = renderApp('/v2/campaigns');
+    await userEvent.click(await screen.findByRole('button', { name: 'Sair' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/signin'));
+    expect(calls.some((c) => c.url === '/api/users/logout' && c.method === 'POST')).toBe(true);
+    expect(sessionStorage.getItem('impeto.session')).toBeNull();
+    expect(sessionStorage.getItem('impeto.selected_domain')).toBeNull();
+    expect(sessionStorage.getItem('impeto.domains')).toBeNull();
+    expect(sessionStorage.getItem('impeto.origin')).toBeNull();
+    expect(router.state.location.state).toBeNull();
+  });
+});
+
+describe('404 page', () => {
+  it('shows the not-found message with a link back to /', async () => {
+    renderApp('/nao-existe');
+    expect(await screen.findByRole('heading', { name: '404 / Página não encontrada' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Voltar para o início' }).getAttribute('href')).toBe('/');
+  });
+});

@@ -1,0 +1,88 @@
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
+import { CenteredLoader } from '../components/ui/centered-loader.tsx';
+import { RedirectSignedIn, RequireSession } from './guard.tsx';
+import { PrivateLayout } from './shell/private-layout.tsx';
+
+const SigninPage = lazy(() => import('../features/auth/pages/signin-page.tsx'));
+const SignupCompanyPage = lazy(() => import('../features/auth/pages/signup-company-page.tsx'));
+const SignupUserPage = lazy(() => import('../features/auth/pages/signup-user-page.tsx'));
+const ValidatePage = lazy(() => import('../features/auth/pages/validate-page.tsx'));
+const RecoveryPage = lazy(() => import('../features/auth/pages/recovery-page.tsx'));
+const RecoverySuccessPage = lazy(() => import('../features/auth/pages/recovery-success-page.tsx'));
+const ResetPasswordPage = lazy(() => import('../features/auth/pages/reset-password-page.tsx'));
+const AnalyticsPage = lazy(() => import('../features/analytics/pages/analytics-page.tsx'));
+const DomainsPage = lazy(() => import('../features/domains/pages/domains-page.tsx'));
+const ChannelsPage = lazy(() => import('../features/channels/pages/channels-page.tsx'));
+const MediaPage = lazy(() => import('../features/media/pages/media-page.tsx'));
+const SettingsPage = lazy(() => import('../features/settings/pages/settings-page.tsx'));
+const ProfilePage = lazy(() => import('../features/profile/pages/profile-page.tsx'));
+const PaymentPage = lazy(() => import('../features/payment/pages/payment-page.tsx'));
+const MomentumsPage = lazy(() => import('../features/momentums/pages/momentums-page.tsx'));
+const CampaignsPage = lazy(() => import('../features/campaigns/pages/campaigns-page.tsx'));
+const DcmPage = lazy(() => import('../features/dcm/pages/dcm-page.tsx'));
+const DcmManagerPage = lazy(() => import('../features/dcm/pages/dcm-manager-page.tsx'));
+const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
+
+/** Older list and form routes lead to the v2 lists, keeping the query (READINGS A-26). */
+function RedirectKeepingQuery({ to }: { to: string }) {
+  const { search } = useLocation();
+  return <Navigate to={`${to}${search}`} replace />;
+}
+
+function RootLayout() {
+  return (
+    <Suspense fallback={<CenteredLoader fullScreen />}>
+      <Outlet />
+    </Suspense>
+  );
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    children: [
+      {
+        element: <RedirectSignedIn />,
+        children: [
+          { path: '/signin', element: <SigninPage /> },
+          { path: '/signup/company', element: <SignupCompanyPage /> },
+        ],
+      },
+      { path: '/signup/user', element: <SignupUserPage /> },
+      { path: '/validate', element: <ValidatePage /> },
+      { path: '/recovery', element: <RecoveryPage /> },
+      { path: '/recovery/success', element: <RecoverySuccessPage /> },
+      { path: '/recovery/reset', element: <ResetPasswordPage /> },
+      { path: '/momentums', element: <RedirectKeepingQuery to="/v2/momentums" /> },
+      { path: '/v1/momentums', element: <RedirectKeepingQuery to="/v2/momentums" /> },
+      { path: '/v1/momentum/create', element: <RedirectKeepingQuery to="/v2/momentums" /> },
+      { path: '/campaigns', element: <RedirectKeepingQuery to="/v2/campaigns" /> },
+      { path: '/campaign/create', element: <RedirectKeepingQuery to="/v2/campaigns" /> },
+      {
+        element: <RequireSession />,
+        children: [
+          {
+            element: <PrivateLayout />,
+            children: [
+              { path: '/', element: <AnalyticsPage /> },
+              { path: '/domains', element: <DomainsPage /> },
+              { path: '/channels', element: <ChannelsPage /> },
+              { path: '/media', element: <MediaPage /> },
+              { path: '/settings', element: <SettingsPage /> },
+              { path: '/profile', element: <ProfilePage /> },
+              { path: '/payment', element: <PaymentPage /> },
+              { path: '/v2/momentums', element: <MomentumsPage /> },
+              { path: '/v2/campaigns', element: <CampaignsPage /> },
+              { path: '/dcm', element: <DcmPage /> },
+              { path: '/dcm/manager', element: <DcmManagerPage /> },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

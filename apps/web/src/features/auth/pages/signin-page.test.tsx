@@ -1,0 +1,108 @@
+import { msg } from '@impeto/shared';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getSession } from '../../../lib/session.ts';
+import { COMPANY, mockFetch, renderApp, withoutWebCrypto } from '../../../test/render.tsx';
+
+const signinAnswer = {
+  message: msg.signin.success,
+  data: {
+    name: 'Ana Souza',
+    username: 'ana',
+    token: 'tok-1',
+    company_uuid: COMPANY,
+    user_uuid: '0b7e4f5a-1c2d-4e3f-8a9b-0c1d2e3f4a5b',
+    role: { modules: [{ name: 'analytics' }] },
+    cookie: { expires: new Date(Date.now() + 3600_000).toISOString() },
+  },
+};
+
+function solveCaptcha(payload = 'YWx0Y2hhLXBheWxvYWQ=') {
+  const widget = document.querySelector('altcha-widget');
+  if (!widget) throw new Error('captcha widget missing');
+  fireEvent(widget, new CustomEvent('statechange', { detail: { state: 'verified', payload } }));
+}
+
+let restoreCrypto: () => void;
+beforeEach(() => {
+  restoreCrypto = withoutWebCrypto();
+});
+afterEach(() => restoreCrypto());
+
+describe('sign in', () => {
+  it('shows the three required messages on an empty submit and sends nothing', async () => {
+    const calls = mockFetch(() => undefined);
+    renderApp('/signin');
+    await userEvent.click(await screen.findByRole('button', { name: 'Entrar' }));
+    expect(await screen.findByText(msg.signin.usernameRequired)).toBeTruthy();
+    expect(screen.getByText(msg.signin.passwordRequired)).toBeTruthy();
+    expect(screen.getByText(msg.signin.captchaRequired)).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('sends keep_connected only when the box is checked, then lands on the remembered origin', async () => {
+    const calls = mockFetch((url) => {
+      if (url === '/api/users/signin') return { body: signinAnswer };
+      if (url.includes('/domain/list/')) return { body: { message: 'ok', data: [] } };
+      return undefined;
+    });
+    const { router } = renderApp('/signin', { from: '/settings' });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Nome de usuário'), 'ana');
+    await user.type(screen.getByLabelText('Senha'), 'segredo123');
+    solveCaptcha();
+    await user.click(screen.getByRole('button', { name: 'Entrar' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    const signin = calls.find((c) => c.url === '/api/users/signin');
+    expect(signin?.json).toEqual({
+      user: { username: 'ana', password: 'segredo123' },
+      captcha: 'YWx0Y2hhLXBheWxvYWQ=',
+    });
+    expect(getSession()?.bearer_token).toBe('tok-1');
+    expect(localStorage.getItem('impeto.session')).toBeNull();
+  });
+
+  it('sends keep_connected: true and keeps the session in localStorage when checked', async () => {
+    const calls = mockFetch((url) => {
+      if (url === '/api/users/signin') return { body: signinAnswer };
+      if (url.includes('/domain/list/')) return { body: { message: 'ok', data: [] } };
+      return undefined;
+    });
+    const { router } = renderApp('/signin');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Nome de usuário'), 'ana');
+    await user.type(screen.getByLabelText('Senha'), 'segredo123');
+    await user.click(screen.getByLabelText('Manter conectado'));
+    solveCaptcha();
+    await user.click(screen.getByRole('button', { name: 'Entrar' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/domains'));
+    expect(calls.find((c) => c.url === '/api/users/signin')?.json).toMatchObject({ keep_connected: true });
+    expect(localStorage.getItem('impeto.session')).not.toBeNull();
+  });
+
+  it('shows the server message in a toast on failure and stays on the page', async () => {
+    mockFetch((url) =>
+      url === '/api/users/signin'
+        ? { status: 401, body: { message: msg.signin.wrongCredentials, code: 'WRONG_CREDENTIALS' } }
+        : undefined,
+    );
+    const { router } = renderApp('/signin');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Nome de usuário'), 'ana');
+    await user.type(screen.getByLabelText('Senha'), 'errada');
+    solveCaptcha();
+    await user.click(screen.getByRole('button', { name: 'Entrar' }));
+    expect(await screen.findByText(msg.signin.wrongCredentials)).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/signin');
+    expect(getSession()).toBeNull();
+  });
+
+  it('greets a just-validated user with a success toast', async () => {
+    mockFetch(() => undefined);
+    renderApp('/signin', { validated: true });
+    expect(await screen.findByText(msg.signin.validated)).toBeTruthy();
+  });
+});

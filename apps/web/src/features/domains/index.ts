@@ -1,0 +1,4 @@
+export { domainsQueryKey, domainsQueryOptions, listDomains, useDomains } from './api/list-domains.ts';
+export { DomainSelect } from './components/domain-select.tsx';
+export { domainStatus } from './components/domain-status.ts';
+export { ScriptModal } from './components/script-modal.tsx';

@@ -1,0 +1,19 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import '@mantine/dates/styles.css';
+import './app/global.css';
+import 'dayjs/locale/pt-br';
+import dayjs from 'dayjs';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app.tsx';
+
+dayjs.locale('pt-br');
+
+const root = document.getElementById('root');
+if (!root) throw new Error('#root not found');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,39 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+
+// The ALTCHA widget is a web component with workers; tests drive a bare <altcha-widget> element instead.
+vi.mock('altcha', () => ({}));
+vi.mock('altcha/i18n/pt-br', () => ({}));
+
+if (typeof window !== 'undefined') {
+  // Mantine reads these browser APIs, which jsdom lacks.
+  Object.defineProperty(window, 'matchMedia', {
+    writable: true,
+    value: (query: string) => ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }),
+  });
+
+  class ResizeObserverShim {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  }
+  globalThis.ResizeObserver ??= ResizeObserverShim as unknown as typeof ResizeObserver;
+  window.HTMLElement.prototype.scrollIntoView ??= () => {};
+}
+
+afterEach(() => {
+  cleanup();
+  globalThis.localStorage?.clear();
+  globalThis.sessionStorage?.clear();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
