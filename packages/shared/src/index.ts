@@ -6,3 +6,4 @@ export * from './domains/snippet.ts';
 export * from './envelope.ts';
 export * from './media/media.schema.ts';
 export * from './messages.ts';
+export * from './momentums/blocks.schema.ts';
