@@ -69,12 +69,11 @@ export async function signInThroughForm(page: Page, account: Pick<Account, 'user
   await page.getByRole('button', { name: 'Entrar' }).click();
 }
 
+/** Clicks the ALTCHA box and waits until the widget reports a solved proof of work. */
 export async function solveCaptcha(page: Page) {
   const widget = page.getByTestId('captcha');
-  await widget.getByRole('checkbox').check();
-  await expect(widget)
-    .toHaveAttribute('data-state', 'verified', { timeout: 30_000 })
-    .catch(async () => {
-      await expect(widget.getByText(/verificad/i)).toBeVisible({ timeout: 30_000 });
-    });
+  await widget.getByText('Eu não sou um robô').click();
+  await expect
+    .poll(() => widget.evaluate((el) => (el as HTMLElement & { getState(): string }).getState()), { timeout: 60_000 })
+    .toBe('verified');
 }

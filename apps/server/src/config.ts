@@ -92,6 +92,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     trackerDist: path.resolve(e.TRACKER_DIST ?? path.join(import.meta.dirname, '../../../packages/tracker/dist')),
-    captcha: { cost: 5000, counterMin: 2000, counterMax: 6000 },
+    captcha: { cost: 1000, counterMin: 1000, counterMax: 3000 },
   };
 }

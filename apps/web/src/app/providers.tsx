@@ -7,6 +7,9 @@ import type { ReactNode } from 'react';
 import { queryClient as defaultClient } from './query-client.ts';
 import { theme } from './theme.ts';
 
+/** Under Vitest, Mantine skips transitions and jsdom's zero-size layout does not hide dropdowns. */
+const MANTINE_ENV = import.meta.env.MODE === 'test' ? 'test' : 'default';
+
 export function AppProviders({
   children,
   queryClient = defaultClient,
@@ -16,7 +19,7 @@ export function AppProviders({
 }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <MantineProvider theme={theme} defaultColorScheme="light">
+      <MantineProvider theme={theme} defaultColorScheme="light" env={MANTINE_ENV}>
         <DatesProvider settings={{ locale: 'pt-br', firstDayOfWeek: 0 }}>
           <ModalsProvider labels={{ confirm: 'Confirmar', cancel: 'Cancelar' }}>
             <Notifications position="top-right" autoClose={4000} limit={5} />

@@ -1,5 +1,5 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconCreditCard, IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { IconBuildingStore, IconChevronDown, IconCreditCard, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { withDomain } from '../../lib/navigation.ts';
 import type { Session } from '../../lib/session.ts';
@@ -43,6 +43,13 @@ export function UserMenu({
         </Menu.Item>
         <Menu.Item component={Link} to={withDomain('/payment', domainUuid)} leftSection={<IconCreditCard size={16} />}>
           Pagamento
+        </Menu.Item>
+        <Menu.Item
+          component={Link}
+          to={withDomain('/settings', domainUuid)}
+          leftSection={<IconBuildingStore size={16} />}
+        >
+          Dados da empresa
         </Menu.Item>
         <Menu.Divider />
         <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={onLogout}>

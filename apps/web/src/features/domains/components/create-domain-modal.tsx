@@ -3,6 +3,7 @@ import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useAppConfig } from '../../../lib/app-config.ts';
+import { applyFieldErrors } from '../../../lib/form-errors.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useCreateDomain } from '../api/create-domain.ts';
 
@@ -35,7 +36,10 @@ export function CreateDomainModal({ opened, onClose, companyUuid, showWelcome }:
         if (answer.message) notifySuccess(answer.message);
         close();
       },
-      onError: notifyError,
+      onError: (error) => {
+        applyFieldErrors(form, error, { 'domain.name': 'domain.name', 'domain.domain': 'domain.domain' });
+        notifyError(error);
+      },
     });
   });
 

@@ -1,24 +1,42 @@
-import { msg } from '@impeto/shared';
-import { Badge, Button, EmptyState, Paper, Table } from '@mantine/core';
-import { IconPlus, IconWorldWww } from '@tabler/icons-react';
+import { type DomainItem, msg } from '@impeto/shared';
+import { Alert, Button, EmptyState, Paper } from '@mantine/core';
+import { IconInfoCircle, IconPlus, IconWorldWww } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { notifyError } from '../../../lib/notify.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useDomains } from '../api/list-domains.ts';
+import { useVersions } from '../api/list-versions.ts';
 import { CreateDomainModal } from '../components/create-domain-modal.tsx';
-import { domainStatus } from '../components/domain-status.ts';
+import { DomainsTable } from '../components/domains-table.tsx';
+import { EditDomainModal } from '../components/edit-domain-modal.tsx';
+import { ScriptModal } from '../components/script-modal.tsx';
 
 export default function DomainsPage() {
   const session = useSession();
   const companyUuid = session?.company_uuid ?? '';
-  const { data: domains = [], isSuccess } = useDomains(companyUuid);
-  const [opened, setOpened] = useState(false);
-  const isEmpty = isSuccess && domains.length === 0;
+  const domainsQuery = useDomains(companyUuid);
+  const domains = domainsQuery.data;
+  const geroVersions = useVersions('gero');
+  const cnswVersions = useVersions('cnsw');
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<DomainItem | null>(null);
+  const [scriptFor, setScriptFor] = useState<DomainItem | null>(null);
+  const [scriptOpened, setScriptOpened] = useState(false);
+  const isEmpty = domainsQuery.isSuccess && domainsQuery.data.length === 0;
+  const hasUnverified = (domains ?? []).some((d) => d.status === 'Active' && !d.gero_validate);
 
   // The modal opens by itself while the company has no domain (doc 1 §2).
   useEffect(() => {
-    if (isEmpty) setOpened(true);
+    if (isEmpty) setCreating(true);
   }, [isEmpty]);
+
+  useEffect(() => {
+    if (geroVersions.isError) notifyError(msg.version.listGeroFailed);
+  }, [geroVersions.isError]);
+  useEffect(() => {
+    if (cnswVersions.isError) notifyError(msg.version.listCnswFailed);
+  }, [cnswVersions.isError]);
 
   return (
     <>
@@ -26,12 +44,18 @@ export default function DomainsPage() {
         title="Domínios"
         description="Cadastre os sites da sua empresa e instale o script de rastreamento."
         actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setOpened(true)}>
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
             Adicionar domínio
           </Button>
         }
       />
-      <Paper withBorder radius="lg" p={isEmpty ? 'xl' : 0}>
+      {hasUnverified ? (
+        <Alert variant="light" color="yellow" icon={<IconInfoCircle />} mb="md" radius="md">
+          Domínios "Não verificado" ainda não liberam as funcionalidades. Instale o script (botão de código na coluna
+          Script) e clique em Verificar.
+        </Alert>
+      ) : null}
+      <Paper withBorder radius="lg" p={isEmpty ? 'xl' : 0} style={{ overflow: 'hidden' }}>
         {isEmpty ? (
           <EmptyState
             py="xl"
@@ -42,52 +66,36 @@ export default function DomainsPage() {
             description={msg.domain.noDomainsHint}
           >
             <EmptyState.Actions>
-              <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => setOpened(true)}>
+              <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
                 Adicionar domínio
               </Button>
             </EmptyState.Actions>
           </EmptyState>
         ) : (
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Nº</Table.Th>
-                  <Table.Th>Nome</Table.Th>
-                  <Table.Th>Domínio</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Versão Gero</Table.Th>
-                  <Table.Th>Versão CNSW</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {domains.map((domain, index) => {
-                  const status = domainStatus(domain);
-                  return (
-                    <Table.Tr key={domain.uuid}>
-                      <Table.Td>{index + 1}</Table.Td>
-                      <Table.Td>{domain.name}</Table.Td>
-                      <Table.Td>{domain.domain}</Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={status.color}>
-                          {status.label}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{domain.gero_version}</Table.Td>
-                      <Table.Td>{domain.cn_sw_version}</Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DomainsTable
+            domains={domains}
+            loading={domainsQuery.isPending}
+            geroVersions={geroVersions.data}
+            cnswVersions={cnswVersions.data}
+            onEdit={setEditing}
+            onShowScript={(domain) => {
+              setScriptFor(domain);
+              setScriptOpened(true);
+            }}
+          />
         )}
       </Paper>
       <CreateDomainModal
-        opened={opened}
-        onClose={() => setOpened(false)}
+        opened={creating}
+        onClose={() => setCreating(false)}
         companyUuid={companyUuid}
         showWelcome={isEmpty}
+      />
+      <EditDomainModal domain={editing} onClose={() => setEditing(null)} />
+      <ScriptModal
+        opened={scriptOpened}
+        onClose={() => setScriptOpened(false)}
+        domain={scriptFor ? { name: scriptFor.name, root: scriptFor.domain_root, gero_id: scriptFor.gero_id } : null}
       />
     </>
   );

@@ -1,0 +1,203 @@
+import { msg, SECRET_MASK } from '@impeto/shared';
+import { notifications } from '@mantine/notifications';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../../test/render.tsx';
+
+const DOMAIN = '11111111-1111-4111-8111-111111111111';
+const domain = {
+  uuid: DOMAIN,
+  name: 'Loja Aurora',
+  domain: 'https://loja.example.com',
+  domain_root: 'https://loja.example.com',
+  gero_id: 'G-1',
+  gero_validate: true,
+  gero_version: '1.0.0',
+  cn_sw_version: '1.0.0',
+  status: 'Active',
+  active: true,
+};
+
+const channel = (channel_type: string, properties: Record<string, string>) => ({
+  uuid: `${channel_type.length}aaaaaaa-1111-4111-8111-111111111111`,
+  channel_type,
+  domain_uuid: DOMAIN,
+  properties,
+  updated_at: '2026-03-10T12:00:00.000Z',
+  active: true,
+});
+
+function serve(channels: unknown[], onCreate?: (json: unknown) => { status?: number; body: unknown }) {
+  return mockFetch((url, init) => {
+    if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
+    if (url === `/api/domain/channels/${DOMAIN}`) return { body: { message: 'ok', data: channels } };
+    if (url === '/api/channel/create' && onCreate) return onCreate(init.json);
+    return undefined;
+  });
+}
+
+const ready = () => screen.findByRole('article', { name: 'SMS Zenvia' }, { timeout: 5000 });
+
+let restoreCrypto: () => void;
+beforeEach(() => {
+  restoreCrypto = withoutWebCrypto();
+  signIn();
+});
+afterEach(() => {
+  restoreCrypto();
+  // Toasts live in a module-level store: one test's must not show up in the next.
+  notifications.clean();
+});
+
+describe('channels page', () => {
+  it('shows the five cards, active ones checked and disabled with the right actions', async () => {
+    serve([
+      channel('CELL_NOTIFICATION', {}),
+      channel('ZENVIA', { sender: 'AURORA', token: SECRET_MASK }),
+      channel('SUPERARE_WEBVIEW', {}),
+    ]);
+    renderApp(`/channels?domain=${DOMAIN}`);
+    await ready();
+    for (const title of ['Notificação push', 'SMS Zenvia', 'E-mail Amazon SES', 'E-mail Akna', 'Mensagem no site'])
+      expect(screen.getByRole('article', { name: title })).toBeTruthy();
+
+    const push = screen.getByRole('checkbox', { name: 'Notificação push integrado' }) as HTMLInputElement;
+    expect(push.checked).toBe(true);
+    expect(push.disabled).toBe(true);
+    const akna = screen.getByRole('checkbox', { name: 'E-mail Akna integrado' }) as HTMLInputElement;
+    expect(akna.checked).toBe(false);
+
+    expect(screen.getByRole('button', { name: 'Código de Notificação push' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Editar Notificação push' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Visualizar SMS Zenvia' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Editar SMS Zenvia' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Visualizar Mensagem no site' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Editar Mensagem no site' })).toBeNull();
+    expect(screen.queryByText(/OneSignal/)).toBeNull();
+  });
+
+  it('sends nothing on an empty Zenvia submit and shows its required messages', async () => {
+    const calls = serve([]);
+    renderApp(`/channels?domain=${DOMAIN}`);
+    const card = await ready();
+    await userEvent.click(within(card).getByRole('button', { name: 'Integrar canal' }));
+    const dialog = await screen.findByRole('dialog', { name: /SMS Zenvia/ });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Integrar' }));
+    expect(within(dialog).getByText(msg.channel.zenviaLoginRequired)).toBeTruthy();
+    expect(within(dialog).getByText(msg.channel.zenviaPasswordRequired)).toBeTruthy();
+    expect(within(dialog).getByText(msg.channel.zenviaSenderRequired)).toBeTruthy();
+    expect(calls.some((c) => c.url === '/api/channel/create')).toBe(false);
+  });
+
+  it('creates a Zenvia channel, then shows it in view mode without the credentials', async () => {
+    let created: unknown;
+    const calls = serve([], (json) => {
+      created = json;
+      return {
+        body: { message: msg.channel.created, data: channel('ZENVIA', { sender: 'AURORA', token: SECRET_MASK }) },
+      };
+    });
+    renderApp(`/channels?domain=${DOMAIN}`);
+    const card = await ready();
+    await userEvent.click(within(card).getByRole('button', { name: 'Integrar canal' }));
+    const dialog = await screen.findByRole('dialog', { name: /SMS Zenvia/ });
+    const user = userEvent.setup();
+    await user.type(within(dialog).getByLabelText(/Usuário/), 'aurora');
+    await user.type(within(dialog).getByLabelText(/Senha/), 's3nh@-secreta');
+    await user.type(within(dialog).getByLabelText(/Remetente/), 'AURORA');
+    await user.click(within(dialog).getByRole('button', { name: 'Integrar' }));
+
+    expect(await screen.findByText(msg.channel.created)).toBeTruthy();
+    expect(created).toEqual({
+      channel: {
+        domain_uuid: DOMAIN,
+        channel_type: 'ZENVIA',
+        properties: { login: 'aurora', password: 's3nh@-secreta', sender: 'AURORA' },
+      },
+    });
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Editar' })).toBeTruthy());
+    const login = within(dialog).getByLabelText('Usuário') as HTMLInputElement;
+    expect(login.readOnly).toBe(true);
+    expect(login.value).toBe(SECRET_MASK);
+    expect((within(dialog).getByLabelText('Senha') as HTMLInputElement).value).toBe(SECRET_MASK);
+    expect(dialog.innerHTML).not.toContain('s3nh@-secreta');
+    expect(calls.filter((c) => c.url === `/api/domain/channels/${DOMAIN}`).length).toBeGreaterThan(1);
+  });
+
+  it('view mode shows only the mask for every credential', async () => {
+    serve([
+      channel('AWS_SES', {
+        accessKeyId: SECRET_MASK,
+        secretAccessKey: SECRET_MASK,
+        region: 'us-east-1',
+        source: 'a@b.com',
+      }),
+    ]);
+    renderApp(`/channels?domain=${DOMAIN}`);
+    await ready();
+    await userEvent.click(screen.getByRole('button', { name: 'Visualizar E-mail Amazon SES' }));
+    const dialog = await screen.findByRole('dialog', { name: /E-mail Amazon SES/ });
+    const value = (label: string) => (within(dialog).getByLabelText(label) as HTMLInputElement).value;
+    expect(value('Access Key ID')).toBe(SECRET_MASK);
+    expect(value('Secret Access Key')).toBe(SECRET_MASK);
+    expect(value('Região')).toBe('us-east-1');
+    expect(value('Remetente (Source)')).toBe('a@b.com');
+    for (const input of within(dialog).getAllByRole('textbox')) expect((input as HTMLInputElement).readOnly).toBe(true);
+  });
+
+  it('edits Zenvia from view mode, keeping the credentials left empty', async () => {
+    const zenvia = channel('ZENVIA', { sender: 'AURORA', token: SECRET_MASK });
+    const calls = mockFetch((url, init) => {
+      if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
+      if (url === `/api/domain/channels/${DOMAIN}`) return { body: { message: 'ok', data: [zenvia] } };
+      if (url === '/api/channel/update' && init.method === 'PUT')
+        return {
+          body: {
+            message: msg.channel.updated,
+            data: { ...zenvia, properties: { sender: 'LOJA', token: SECRET_MASK } },
+          },
+        };
+      return undefined;
+    });
+    renderApp(`/channels?domain=${DOMAIN}`);
+    await ready();
+    await userEvent.click(screen.getByRole('button', { name: 'Visualizar SMS Zenvia' }));
+    const dialog = await screen.findByRole('dialog', { name: /SMS Zenvia/ });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Editar' }));
+    const sender = (await within(dialog).findByLabelText(/Remetente/)) as HTMLInputElement;
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+    expect(sender.value).toBe('AURORA');
+    expect((within(dialog).getByLabelText(/Usuário/) as HTMLInputElement).value).toBe('');
+    await userEvent.clear(sender);
+    await userEvent.type(sender, 'LOJA');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText(msg.channel.updated)).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')?.json).toEqual({
+      channel: {
+        uuid: zenvia.uuid,
+        domain_uuid: DOMAIN,
+        channel_type: 'ZENVIA',
+        properties: { login: '', password: '', sender: 'LOJA' },
+      },
+    });
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Editar' })).toBeTruthy());
+  });
+
+  it('integrates push with one click and shows both opt-in snippets', async () => {
+    const calls = serve([], () => ({ body: { message: msg.channel.created, data: channel('CELL_NOTIFICATION', {}) } }));
+    renderApp(`/channels?domain=${DOMAIN}`);
+    await ready();
+    const card = screen.getByRole('article', { name: 'Notificação push' });
+    await userEvent.click(within(card).getByRole('button', { name: 'Integrar canal' }));
+    const dialog = await screen.findByRole('dialog', { name: /Notificação push/ });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Integrar' }));
+    expect(await screen.findByText('Canal integrado com sucesso!')).toBeTruthy();
+    expect(calls.find((c) => c.url === '/api/channel/create')?.json).toEqual({
+      channel: { domain_uuid: DOMAIN, channel_type: 'CELL_NOTIFICATION', properties: {} },
+    });
+    expect(await within(dialog).findByText(/gero\('optin', 'default'\)/)).toBeTruthy();
+    expect(within(dialog).getByText(/gero\('optin', 'topbox'\)/)).toBeTruthy();
+    expect(within(dialog).getAllByRole('button', { name: 'Copiar código' })).toHaveLength(2);
+  });
+});

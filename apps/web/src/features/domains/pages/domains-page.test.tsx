@@ -1,0 +1,151 @@
+import { msg } from '@impeto/shared';
+import { notifications } from '@mantine/notifications';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../../test/render.tsx';
+
+const domain = (overrides: Record<string, unknown> = {}) => ({
+  uuid: '11111111-1111-4111-8111-111111111111',
+  name: 'Loja Aurora',
+  domain: 'https://loja.example.com',
+  domain_root: 'https://loja.example.com',
+  gero_id: 'G-AURORA',
+  gero_validate: true,
+  gero_version: '1.0.0',
+  cn_sw_version: '1.0.0',
+  status: 'Active',
+  active: true,
+  ...overrides,
+});
+
+const DOMAINS = [
+  domain(),
+  domain({
+    uuid: '22222222-2222-4222-8222-222222222222',
+    name: 'Blog Aurora',
+    domain: 'https://blog.example.com',
+    gero_id: 'G-BLOG',
+    gero_validate: false,
+    gero_version: '1.1.0',
+  }),
+  domain({
+    uuid: '33333333-3333-4333-8333-333333333333',
+    name: 'Outlet',
+    domain: 'https://outlet.example.com',
+    gero_id: 'G-OUTLET',
+    status: 'Inactive',
+    active: false,
+  }),
+];
+
+function serve(
+  overrides: (url: string, method: string) => { status?: number; body: unknown } | undefined = () => undefined,
+) {
+  return mockFetch((url, init) => {
+    const method = init.method ?? 'GET';
+    const own = overrides(url, method);
+    if (own) return own;
+    if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: DOMAINS } };
+    if (url === '/api/gero/version/list')
+      return { body: { message: 'ok', data: [{ version: '1.0.0' }, { version: '1.1.0' }] } };
+    if (url === '/api/cnsw/version/list') return { body: { message: 'ok', data: [{ version: '1.0.0' }] } };
+    if (url === '/api/config')
+      return { body: { message: 'ok', data: { allowPrivate: false, publicUrl: 'https://app.test' } } };
+    return undefined;
+  });
+}
+
+/** The page is lazy: the first render of a file waits for its chunk. */
+const ready = () => screen.findByRole('table', {}, { timeout: 5000 });
+
+const versionInput = (name: string) =>
+  screen
+    .getAllByLabelText(name)
+    .find((el) => el.tagName === 'INPUT' && (el as HTMLInputElement).type !== 'hidden') as HTMLInputElement;
+
+let restoreCrypto: () => void;
+beforeEach(() => {
+  restoreCrypto = withoutWebCrypto();
+  signIn();
+});
+afterEach(() => {
+  restoreCrypto();
+  // Toasts live in a module-level store: one test's must not show up in the next.
+  notifications.clean();
+});
+
+describe('domains page', () => {
+  it('lists every domain with its status and both version selects', async () => {
+    serve();
+    renderApp('/domains');
+    const table = await ready();
+    for (const column of ['Nº', 'Nome', 'Domínio', 'Status', 'Versão Gero', 'Versão CNSW', 'Script', 'Opções'])
+      expect(within(table).getByRole('columnheader', { name: column })).toBeTruthy();
+
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(3);
+    expect(within(rows[0] as HTMLElement).getByText('Ativo')).toBeTruthy();
+    expect(within(rows[1] as HTMLElement).getByText('Não verificado')).toBeTruthy();
+    expect(within(rows[2] as HTMLElement).getByText('Inativo')).toBeTruthy();
+
+    await waitFor(() => expect(versionInput('Versão Gero de Blog Aurora').value).toBe('1.1.0'));
+    expect(versionInput('Versão CNSW de Loja Aurora').value).toBe('1.0.0');
+    expect(
+      within(rows[0] as HTMLElement).getByRole('button', { name: 'Verificar script de Loja Aurora' }),
+    ).toBeTruthy();
+  });
+
+  it('changes a version with PUT and shows the failure message when it is refused', async () => {
+    const calls = serve((url, method) =>
+      method === 'PUT' && url.includes('/version/')
+        ? { status: 404, body: { message: 'x', code: 'VERSION_NOT_FOUND' } }
+        : undefined,
+    );
+    renderApp('/domains');
+    await ready();
+    const user = userEvent.setup();
+    await waitFor(() => expect(versionInput('Versão Gero de Loja Aurora').value).toBe('1.0.0'));
+    await user.click(versionInput('Versão Gero de Loja Aurora'));
+    await user.click(await screen.findByRole('option', { name: '1.1.0' }));
+    expect(await screen.findByText(msg.version.changeFailed('gero'))).toBeTruthy();
+    expect(
+      calls.some((c) => c.method === 'PUT' && c.url === `/api/gero/domain/${DOMAINS[0]?.uuid}/version/1.1.0`),
+    ).toBe(true);
+  });
+
+  it('validates the script and shows the server message', async () => {
+    const calls = serve((url) =>
+      url === '/api/gero/validate'
+        ? { status: 422, body: { message: msg.domain.validateFailed, code: 'SCRIPT_NOT_FOUND' } }
+        : undefined,
+    );
+    renderApp('/domains');
+    await ready();
+    await userEvent.click(await screen.findByRole('button', { name: 'Verificar script de Blog Aurora' }));
+    expect(await screen.findByText(msg.domain.validateFailed)).toBeTruthy();
+    expect(calls.find((c) => c.url === '/api/gero/validate')?.json).toEqual({
+      gero: { domain_uuid: DOMAINS[1]?.uuid },
+    });
+  });
+
+  it('removes a domain after a confirmation naming it', async () => {
+    const calls = serve((url, method) =>
+      method === 'DELETE' && url === `/api/domain/remove/${DOMAINS[2]?.uuid}`
+        ? { body: { message: msg.domain.removed, data: null } }
+        : undefined,
+    );
+    renderApp('/domains');
+    await ready();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Opções de Outlet' }));
+    expect(await screen.findByRole('menuitem', { name: 'Ativar' })).toBeTruthy();
+    console.log('MENU', document.querySelector('[role=menu]')?.outerHTML);
+    await user.click(screen.getByRole('menuitem', { name: 'Remover' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remover domínio' });
+    expect(within(dialog).getByText('Outlet')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Remover' }));
+    expect(await screen.findByText(msg.domain.removed)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'DELETE' && c.url === `/api/domain/remove/${DOMAINS[2]?.uuid}`)).toBe(true);
+  });
+});
