@@ -32,7 +32,7 @@ CREATE TABLE "event_categories" (
 CREATE TABLE "events" (
 	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "events_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"domain_uuid" uuid NOT NULL,
-	"person_uuid" uuid NOT NULL,
+	"person_uuid" uuid,
 	"kind" text NOT NULL,
 	"url" text,
 	"category" text,

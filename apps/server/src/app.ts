@@ -18,9 +18,12 @@ import { loadTagCatalog } from './lib/tag-catalog.ts';
 import { authPrivateRoutes, authPublicRoutes } from './modules/auth/auth.routes.ts';
 import { createCaptcha } from './modules/auth/captcha.ts';
 import { channelsRoutes } from './modules/channels/channels.routes.ts';
+import { collectRoutes } from './modules/collect/collect.routes.ts';
+import { createIngestor, type Ingestor } from './modules/collect/ingest.ts';
 import { companyRoutes } from './modules/company/company.routes.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { mediaFileRoutes, mediaRoutes } from './modules/media/media.routes.ts';
+import { personsRoutes } from './modules/persons/persons.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { tagRoutes } from './modules/tag/tag.routes.ts';
 
@@ -36,6 +39,7 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    ingestor: Ingestor;
   }
 }
 
@@ -43,7 +47,7 @@ declare module 'fastify' {
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
-    trustProxy: false,
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -63,7 +67,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     log: app.log,
   };
   app.decorate('ctx', ctx);
+  const ingestor = createIngestor(ctx);
+  app.decorate('ingestor', ingestor);
   app.addHook('onClose', async () => {
+    await ingestor.drain();
     ctx.mailer.close();
     await database.close();
   });
@@ -91,6 +98,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(systemRoutes(ctx), { prefix: '/api' });
   await app.register(tagRoutes(ctx));
+  await app.register(collectRoutes(ctx, ingestor));
   const captcha = createCaptcha(config.secretKey, config.captcha);
   await app.register(authPublicRoutes(ctx, captcha), { prefix: '/api' });
   // company, channels, media (helper): media files are public, outside /api
@@ -100,6 +108,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       priv.addHook('onRequest', requireAuth(ctx));
       await priv.register(authPrivateRoutes(ctx));
       await priv.register(domainsRoutes(ctx));
+      await priv.register(personsRoutes(ctx));
       // company, channels, media (helper)
       await priv.register(companyRoutes(ctx));
       await priv.register(channelsRoutes(ctx));

@@ -25,6 +25,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   TRACKER_DIST: z.string().optional(),
+  TRUST_PROXY: flag,
+  TRUSTED_GEO_HEADERS: z.enum(['none', 'cloudflare', 'vercel']).default('none'),
 });
 
 export interface Config {
@@ -47,6 +49,10 @@ export interface Config {
   webDist: string;
   /** The built tag (packages/tracker/dist): loader, versioned trackers and service workers. */
   trackerDist: string;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
+  /** A CDN whose geo headers we trust over our own database. */
+  trustedGeoHeaders: 'none' | 'cloudflare' | 'vercel';
   /** Proof-of-work cost of the sign-in captcha (PBKDF2 iterations, counter range). */
   captcha: { cost: number; counterMin: number; counterMax: number };
 }
@@ -92,6 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     trackerDist: path.resolve(e.TRACKER_DIST ?? path.join(import.meta.dirname, '../../../packages/tracker/dist')),
+    trustProxy: e.TRUST_PROXY,
+    trustedGeoHeaders: e.TRUSTED_GEO_HEADERS,
     captcha: { cost: 1000, counterMin: 1000, counterMax: 3000 },
   };
 }

@@ -161,4 +161,12 @@ export const msg = {
     tooLarge: (name: string) => `A imagem ${name} excede o limite de 5 MB.`,
     badEncoding: (name: string) => `O conteúdo de ${name} não está em base64 válido.`,
   },
+  person: {
+    filters: 'Filtros carregados.',
+    values: 'Valores carregados.',
+    impact: 'Impacto calculado.',
+    categories: 'Categorias carregadas.',
+    keys: 'Chaves carregadas.',
+    listed: 'Visitantes carregados.',
+  },
 } as const;

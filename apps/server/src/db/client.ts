@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import type { SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -50,4 +51,10 @@ export async function openDatabase(config: { databaseUrl?: string; dataDir: stri
   if (config.databaseUrl) return fromPostgres(config.databaseUrl);
   const pglite = await PGlite.create(path.join(config.dataDir, 'pg'));
   return fromPglite(pglite);
+}
+
+/** Raw SQL returning rows, the same on both drivers (both answer `{ rows }`). */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
 }

@@ -171,7 +171,8 @@ export const events = pgTable(
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     domainUuid: uuid('domain_uuid').notNull(),
-    personUuid: uuid('person_uuid').notNull(),
+    /** Null for the service worker's reports, which carry a delivery id instead of a visitor. */
+    personUuid: uuid('person_uuid'),
     kind: text('kind', {
       enum: ['pageview', 'event', 'identify', 'optin', 'optout', 'viewed', 'clicked', 'conversion'],
     }).notNull(),

@@ -1,0 +1,171 @@
+import {
+  COLLECT_LIMITS,
+  type CollectEvent,
+  collectBatchSchema,
+  collectEventSchema,
+  collectMessages,
+} from '@impeto/shared';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { domains } from '../../db/schema.ts';
+import type { AppContext } from '../../lib/context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { createGeo, type Geo, geoFromHeaders } from '../../lib/geo.ts';
+import { isPrivateAddress } from '../../lib/safe-fetch.ts';
+import { isBotAgent, parseUserAgent } from '../../lib/user-agent.ts';
+import type { IncomingEvent, Ingestor } from './ingest.ts';
+
+let sharedGeo: Geo | undefined;
+/** One geo database per process, loaded in the background on first use. */
+export const processGeo = () => {
+  sharedGeo ??= createGeo();
+  void sharedGeo.load();
+  return sharedGeo;
+};
+
+interface DomainTarget {
+  uuid: string;
+  root: URL;
+  active: boolean;
+}
+
+const CACHE_MS = 10_000;
+
+/** Origin = the domain root, or a subdomain of its host on the same scheme (DESIGN.md §11). */
+export function isOriginAllowed(origin: string | undefined, root: URL) {
+  if (!origin) return false;
+  let o: URL;
+  try {
+    o = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (o.protocol !== root.protocol) return false;
+  if (o.host === root.host) return true;
+  return o.hostname.endsWith(`.${root.hostname}`) && (root.port === '' || o.port === root.port);
+}
+
+/** Push endpoints must be https on a public host, so the engine never posts to our own network (SSRF). */
+export function isPublicPushEndpoint(endpoint: string, allowPrivate: boolean) {
+  if (allowPrivate) return true;
+  const url = new URL(endpoint);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (url.protocol !== 'https:' || host === 'localhost' || host.endsWith('.localhost')) return false;
+  return !/^[\d.]+$|:/.test(host) || !isPrivateAddress(host);
+}
+
+export function collectRoutes(ctx: AppContext, ingestor: Ingestor) {
+  const cache = new Map<string, { at: number; target: DomainTarget | null }>();
+  const findTarget = async (geroId: string) => {
+    const hit = cache.get(geroId);
+    const now = Date.now();
+    if (hit && now - hit.at < CACHE_MS) return hit.target;
+    const [row] = await ctx.db
+      .select({ uuid: domains.uuid, root: domains.domainRoot, status: domains.status })
+      .from(domains)
+      .where(and(eq(domains.geroId, geroId), isNull(domains.removedAt)))
+      .limit(1);
+    const target = row ? { uuid: row.uuid, root: new URL(row.root), active: row.status === 'Active' } : null;
+    if (cache.size > 10_000) cache.clear();
+    cache.set(geroId, { at: now, target });
+    return target;
+  };
+
+  const cors = (request: FastifyRequest, reply: FastifyReply) => {
+    reply
+      .header('access-control-allow-origin', request.headers.origin ?? '*')
+      .header('vary', 'Origin')
+      .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-max-age', '86400');
+  };
+
+  return async (app: FastifyInstance) => {
+    // sendBeacon posts text/plain (no CORS preflight); parse it as JSON here, in pt_BR on failure.
+    app.addContentTypeParser(
+      'text/plain',
+      { parseAs: 'string', bodyLimit: COLLECT_LIMITS.bodyBytes },
+      (_req, body, done) => {
+        try {
+          done(null, JSON.parse(body as string));
+        } catch {
+          done(new AppError('INVALID_JSON', 400, collectMessages.invalidJson), undefined);
+        }
+      },
+    );
+    app.addHook('onRequest', async (request, reply) => cors(request, reply));
+
+    app.options('/collect', async (_req, reply) => reply.code(204).send());
+    app.options('/collect/*', async (_req, reply) => reply.code(204).send());
+
+    app.post(
+      '/collect',
+      { bodyLimit: COLLECT_LIMITS.bodyBytes, schema: { tags: ['collect'] } },
+      async (request, reply) => {
+        const parsed = collectBatchSchema.safeParse(request.body);
+        if (!parsed.success) throw new AppError('INVALID_BATCH', 400, collectMessages.invalidBatch);
+        const batch = parsed.data;
+        if (batch.e.length > COLLECT_LIMITS.events)
+          throw new AppError('TOO_MANY_EVENTS', 413, collectMessages.tooManyEvents);
+        const target = await findTarget(batch.id);
+        if (!target) throw new AppError('UNKNOWN_GERO_ID', 404, collectMessages.unknownId);
+        if (!target.active) throw new AppError('DOMAIN_DISABLED', 403, collectMessages.disabled);
+        if (!isOriginAllowed(request.headers.origin, target.root)) {
+          throw new AppError('FOREIGN_ORIGIN', 403, collectMessages.foreignOrigin);
+        }
+        const ua = request.headers['user-agent'];
+        if (isBotAgent(ua)) return reply.code(202).send({ accepted: 0, rejected: [], onsite: [], bot: true });
+
+        const accepted: CollectEvent[] = [];
+        const rejected: { index: number; message: string }[] = [];
+        batch.e.forEach((raw, index) => {
+          const event = collectEventSchema.safeParse(raw);
+          if (!event.success) {
+            rejected.push({ index, message: event.error.issues[0]?.message ?? collectMessages.invalidEvent });
+          } else if (
+            event.data.t === 'optin' &&
+            !isPublicPushEndpoint(event.data.s.endpoint, ctx.config.allowPrivateFetch)
+          ) {
+            rejected.push({ index, message: collectMessages.privateEndpoint });
+          } else if (!batch.vid && !isWorkerReport(event.data)) {
+            rejected.push({ index, message: collectMessages.missingVisitor });
+          } else accepted.push(event.data);
+        });
+
+        if (accepted.length) {
+          const geo = {
+            ...processGeo().lookup(request.ip),
+            ...stripEmpty(geoFromHeaders(ctx.config.trustedGeoHeaders, request.headers)),
+          };
+          const device = parseUserAgent(ua!);
+          const language = batch.l ?? request.headers['accept-language']?.split(',')[0];
+          const receivedAt = ctx.clock.now();
+          ingestor.push(
+            accepted.map(
+              (event): IncomingEvent => ({
+                domainUuid: target.uuid,
+                visitorId: batch.vid,
+                event,
+                device,
+                geo,
+                language,
+                receivedAt,
+              }),
+            ),
+          );
+        }
+        return reply.code(202).send({ accepted: accepted.length, rejected, onsite: [] });
+      },
+    );
+
+    app.get('/collect/pending', { schema: { tags: ['collect'] } }, async (_request, reply) =>
+      reply.header('cache-control', 'no-store').send({ onsite: [] }),
+    );
+  };
+}
+
+/** What the service worker may send without a visitor id. */
+const isWorkerReport = (e: CollectEvent) => e.t === 'viewed' || e.t === 'clicked' || (e.t === 'optin' && Boolean(e.o));
+
+const stripEmpty = <T extends object>(o: T) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;

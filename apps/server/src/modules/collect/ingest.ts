@@ -1,0 +1,386 @@
+import { randomUUID } from 'node:crypto';
+import type { CollectEvent } from '@impeto/shared';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/client.ts';
+import type { AppContext } from '../../lib/context.ts';
+import type { GeoInfo } from '../../lib/geo.ts';
+import type { DeviceInfo } from '../../lib/user-agent.ts';
+
+/** One accepted event with what the request told us about its sender (raw IP already turned into geo). */
+export interface IncomingEvent {
+  domainUuid: string;
+  /** Absent on the service worker's reports (viewed, clicked, a changed subscription). */
+  visitorId?: string;
+  event: CollectEvent;
+  device: DeviceInfo;
+  geo: GeoInfo;
+  language?: string;
+  receivedAt: Date;
+}
+
+const FLUSH_EVENTS = 500;
+const FLUSH_MS = 50;
+const ROWS_PER_STATEMENT = 500;
+const MAX_VISITED = 100;
+
+const chunk = <T>(list: T[], size: number) => {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+};
+
+/** The day of `at` in the company's time zone, as YYYY-MM-DD (rollups are per local day). */
+const dayIn = (at: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
+
+const KIND: Record<CollectEvent['t'], string> = {
+  pv: 'pageview',
+  ev: 'event',
+  id: 'identify',
+  optin: 'optin',
+  optout: 'optout',
+  viewed: 'viewed',
+  clicked: 'clicked',
+};
+
+const referrerOrigin = (r: string | undefined, own: string) => {
+  if (!r) return 'direct';
+  try {
+    const host = new URL(r).hostname;
+    return host === own ? 'direct' : host;
+  } catch {
+    return 'direct';
+  }
+};
+
+/**
+ * Accept fast, process later (STYLE.md rule 5): the collector answers 202 and hands events here; they are
+ * written in batches off the request path: persons upserted key by key, events appended, the event
+ * catalogue and the daily rollups upserted.
+ */
+export function createIngestor(ctx: AppContext, options: { timeZone?: string } = {}) {
+  const timeZone = options.timeZone ?? 'America/Sao_Paulo';
+  let queue: IncomingEvent[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let stored = 0;
+
+  const schedule = () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void flush();
+    }, FLUSH_MS);
+  };
+
+  const flush = () => {
+    if (timer) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return running;
+    running = running.then(() => writeWithRetry(batch));
+    return running;
+  };
+
+  const writeWithRetry = async (batch: IncomingEvent[]) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await write(batch);
+        stored += batch.length;
+        return;
+      } catch (err) {
+        if (attempt >= 3) {
+          ctx.log.error({ err, events: batch.length }, 'falha ao gravar lote do coletor; lote descartado');
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+      }
+    }
+  };
+
+  const write = async (all: IncomingEvent[]) => {
+    const batch = all.filter((item): item is IncomingEvent & { visitorId: string } => item.visitorId !== undefined);
+    await recordWorkerReports(all.filter((item) => item.visitorId === undefined));
+    if (batch.length === 0) return;
+    // One person row per (domain, visitor) in this batch, with every attribute the batch tells us.
+    const people = new Map<
+      string,
+      {
+        domainUuid: string;
+        visitorId: string;
+        attrs: Record<string, unknown>;
+        email?: string;
+        phone?: string;
+        name?: string;
+        first: Date;
+        last: Date;
+        visited: string[];
+      }
+    >();
+    for (const item of batch) {
+      const key = `${item.domainUuid}|${item.visitorId}`;
+      let p = people.get(key);
+      if (!p) {
+        const a: Record<string, unknown> = {
+          createdAt: item.receivedAt.toISOString(),
+          'navigator.mobile': item.device.mobile,
+          'client.device.name': item.device.device,
+        };
+        if (item.device.browser) a['navigator.browser'] = item.device.browser;
+        if (item.device.version) a['navigator.version'] = item.device.version;
+        if (item.device.os) a['client.device.os'] = item.device.os;
+        if (item.language) a['navigator.language'] = item.language;
+        if (item.geo.country) a['client.location.country'] = item.geo.country;
+        if (item.geo.region) a['client.location.region'] = item.geo.region;
+        if (item.geo.city) a['client.location.city'] = item.geo.city;
+        if (item.geo.asnOrganization) a['asn.autonomous_system_organization'] = item.geo.asnOrganization;
+        p = {
+          domainUuid: item.domainUuid,
+          visitorId: item.visitorId,
+          attrs: a,
+          first: item.receivedAt,
+          last: item.receivedAt,
+          visited: [],
+        };
+        people.set(key, p);
+      }
+      if (item.receivedAt > p.last) p.last = item.receivedAt;
+      const e = item.event;
+      if (e.t === 'pv') {
+        if (!p.visited.includes(e.u) && p.visited.length < MAX_VISITED) p.visited.push(e.u);
+        if (!('origin' in p.attrs)) p.attrs.origin = referrerOrigin(e.r, new URL(e.u).hostname);
+      } else if (e.t === 'id') {
+        for (const [k, v] of Object.entries(e.p)) {
+          if (k === 'email' && typeof v === 'string') p.email = v.trim().toLowerCase();
+          else if (k === 'phone') p.phone = String(v).replace(/\D/g, '');
+          else if (k === 'name' && typeof v === 'string') p.name = v.trim();
+          else p.attrs[`identify.${k}`] = v;
+        }
+      }
+    }
+
+    const personUuid = new Map<string, string>();
+    for (const rows of chunk([...people.values()], ROWS_PER_STATEMENT)) {
+      const values = sql.join(
+        rows.map((p) => {
+          const attrs = { ...p.attrs, ...(p.visited.length ? { 'visited.url': p.visited } : {}) };
+          return sql`(${randomUUID()}::uuid, ${p.domainUuid}::uuid, ${p.visitorId}, ${JSON.stringify(attrs)}::jsonb, ${p.email ?? null}, ${p.phone ?? null}, ${p.name ?? null}, ${p.first.toISOString()}::timestamptz, ${p.last.toISOString()}::timestamptz)`;
+        }),
+        sql`, `,
+      );
+      // Attributes merge key by key; createdAt and origin keep their first value; visited.url accumulates.
+      const result = await queryRows<{ uuid: string; domain_uuid: string; visitor_id: string }>(
+        ctx.db,
+        sql`
+        INSERT INTO persons AS p (uuid, domain_uuid, visitor_id, attributes, email, phone, name, first_seen, last_seen)
+        VALUES ${values}
+        ON CONFLICT (domain_uuid, visitor_id) DO UPDATE SET
+          attributes = p.attributes || (excluded.attributes - 'createdAt' - 'origin' - 'visited.url')
+            || jsonb_build_object('visited.url', (
+              SELECT coalesce(jsonb_agg(v), '[]'::jsonb) FROM (
+                SELECT DISTINCT v FROM jsonb_array_elements(
+                  coalesce(p.attributes -> 'visited.url', '[]'::jsonb) || coalesce(excluded.attributes -> 'visited.url', '[]'::jsonb)
+                ) AS v LIMIT ${MAX_VISITED}
+              ) AS visited
+            )),
+          email = coalesce(excluded.email, p.email),
+          phone = coalesce(excluded.phone, p.phone),
+          name = coalesce(excluded.name, p.name),
+          last_seen = greatest(p.last_seen, excluded.last_seen)
+        RETURNING uuid, domain_uuid, visitor_id`,
+      );
+      for (const row of result) personUuid.set(`${row.domain_uuid}|${row.visitor_id}`, row.uuid);
+    }
+
+    for (const rows of chunk(batch, ROWS_PER_STATEMENT)) {
+      const values = sql.join(
+        rows.map((item) => {
+          const e = item.event;
+          const person = personUuid.get(`${item.domainUuid}|${item.visitorId}`)!;
+          const url = e.t === 'pv' ? e.u : null;
+          const category = e.t === 'ev' ? e.c : null;
+          const props =
+            e.t === 'ev' || e.t === 'id'
+              ? (e.p ?? {})
+              : e.t === 'pv'
+                ? { referrer: e.r, title: e.ti }
+                : e.t === 'viewed' || e.t === 'clicked'
+                  ? { delivery_id: e.d }
+                  : e.t === 'optin'
+                    ? { endpoint: e.s.endpoint }
+                    : {};
+          return sql`(${item.domainUuid}::uuid, ${person}::uuid, ${KIND[e.t]}, ${url}, ${category}, ${JSON.stringify(props)}::jsonb, ${item.device.device}, ${item.receivedAt.toISOString()}::timestamptz)`;
+        }),
+        sql`, `,
+      );
+      await ctx.db.execute(
+        sql`INSERT INTO events (domain_uuid, person_uuid, kind, url, category, props, device, ts) VALUES ${values}`,
+      );
+    }
+
+    await recordPush(batch, personUuid);
+    await recordCatalogue(batch);
+    await recordRollups(batch, personUuid);
+  };
+
+  /**
+   * The service worker knows no visitor: viewed/clicked are kept with their delivery id (the engine
+   * attributes them), and a changed subscription replaces the old endpoint's.
+   */
+  const recordWorkerReports = async (items: IncomingEvent[]) => {
+    const reports = items.filter((i) => i.event.t === 'viewed' || i.event.t === 'clicked');
+    for (const rows of chunk(reports, ROWS_PER_STATEMENT)) {
+      const values = sql.join(
+        rows.map((item) => {
+          const e = item.event as Extract<CollectEvent, { t: 'viewed' | 'clicked' }>;
+          return sql`(${item.domainUuid}::uuid, NULL, ${KIND[e.t]}, NULL, NULL, ${JSON.stringify({ delivery_id: e.d })}::jsonb, ${item.device.device}, ${item.receivedAt.toISOString()}::timestamptz)`;
+        }),
+        sql`, `,
+      );
+      await ctx.db.execute(
+        sql`INSERT INTO events (domain_uuid, person_uuid, kind, url, category, props, device, ts) VALUES ${values}`,
+      );
+    }
+    for (const item of items) {
+      const e = item.event;
+      if (e.t !== 'optin' || !e.o) continue;
+      await ctx.db.execute(sql`
+        UPDATE persons SET push_subscription = ${JSON.stringify(e.s)}::jsonb, push_status = 'subscribed'
+        WHERE domain_uuid = ${item.domainUuid}::uuid AND push_subscription ->> 'endpoint' = ${e.o}`);
+    }
+  };
+
+  /** The last opt-in or opt-out of a person in the batch decides its push state. */
+  const recordPush = async (batch: IncomingEvent[], personUuid: Map<string, string>) => {
+    const last = new Map<string, CollectEvent>();
+    for (const item of batch) {
+      if (item.event.t === 'optin' || item.event.t === 'optout')
+        last.set(personUuid.get(`${item.domainUuid}|${item.visitorId}`)!, item.event);
+    }
+    for (const [uuid, e] of last) {
+      if (e.t === 'optin') {
+        await ctx.db.execute(
+          sql`UPDATE persons SET push_subscription = ${JSON.stringify(e.s)}::jsonb, push_status = 'subscribed' WHERE uuid = ${uuid}::uuid`,
+        );
+      } else {
+        await ctx.db.execute(sql`UPDATE persons SET push_status = 'unsubscribed' WHERE uuid = ${uuid}::uuid`);
+      }
+    }
+  };
+
+  const recordCatalogue = async (batch: IncomingEvent[]) => {
+    const categories = new Map<
+      string,
+      { domainUuid: string; name: string; count: number; pairs: Map<string, number> }
+    >();
+    for (const item of batch) {
+      const e = item.event;
+      if (e.t !== 'ev') continue;
+      const key = `${item.domainUuid}|${e.c}`;
+      let c = categories.get(key);
+      if (!c) {
+        c = { domainUuid: item.domainUuid, name: e.c, count: 0, pairs: new Map() };
+        categories.set(key, c);
+      }
+      c.count++;
+      for (const [k, v] of Object.entries(e.p ?? {})) {
+        const pair = JSON.stringify([k, String(v).slice(0, 200)]);
+        c.pairs.set(pair, (c.pairs.get(pair) ?? 0) + 1);
+      }
+    }
+    if (categories.size === 0) return;
+    const list = [...categories.values()];
+    const values = sql.join(
+      list.map((c) => sql`(${randomUUID()}::uuid, ${c.domainUuid}::uuid, ${c.name}, ${c.count})`),
+      sql`, `,
+    );
+    const rows = await queryRows<{ uuid: string; domain_uuid: string; name: string }>(
+      ctx.db,
+      sql`
+      INSERT INTO event_categories AS c (uuid, domain_uuid, name, seen_count) VALUES ${values}
+      ON CONFLICT (domain_uuid, name) DO UPDATE SET seen_count = c.seen_count + excluded.seen_count
+      RETURNING uuid, domain_uuid, name`,
+    );
+    const uuidOf = new Map(rows.map((r) => [`${r.domain_uuid}|${r.name}`, r.uuid]));
+    const pairs = list.flatMap((c) =>
+      [...c.pairs].map(([pair, count]) => {
+        const [k, v] = JSON.parse(pair) as [string, string];
+        return { category: uuidOf.get(`${c.domainUuid}|${c.name}`)!, k, v, count };
+      }),
+    );
+    for (const rowsChunk of chunk(pairs, ROWS_PER_STATEMENT)) {
+      await ctx.db.execute(sql`
+        INSERT INTO event_catalog AS k (category_uuid, key, value, seen_count)
+        VALUES ${sql.join(
+          rowsChunk.map((p) => sql`(${p.category}::uuid, ${p.k}, ${p.v}, ${p.count})`),
+          sql`, `,
+        )}
+        ON CONFLICT (category_uuid, key, value) DO UPDATE SET seen_count = k.seen_count + excluded.seen_count`);
+    }
+  };
+
+  /** Daily counters the analytics widgets read instead of scanning events (DESIGN.md §6). */
+  const recordRollups = async (batch: IncomingEvent[], personUuid: Map<string, string>) => {
+    const counters = new Map<string, number>();
+    const visitors = new Set<string>();
+    const bump = (domainUuid: string, day: string, dimension: string, value = '') => {
+      const key = JSON.stringify([domainUuid, day, dimension, value]);
+      counters.set(key, (counters.get(key) ?? 0) + 1);
+    };
+    for (const item of batch) {
+      const day = dayIn(item.receivedAt, timeZone);
+      const e = item.event;
+      const device = item.device.mobile ? 'mobile' : 'desktop';
+      visitors.add(JSON.stringify([item.domainUuid, day, personUuid.get(`${item.domainUuid}|${item.visitorId}`)]));
+      if (e.t === 'pv') {
+        bump(item.domainUuid, day, 'pageviews');
+        bump(item.domainUuid, day, `page:${device}`, e.u.slice(0, 500));
+        bump(item.domainUuid, day, 'device', item.device.device);
+      } else if (e.t === 'ev') bump(item.domainUuid, day, 'event', e.c);
+      else if (e.t === 'optin') bump(item.domainUuid, day, 'optins');
+      else if (e.t === 'optout') bump(item.domainUuid, day, 'optouts');
+    }
+    for (const rows of chunk([...counters], ROWS_PER_STATEMENT)) {
+      await ctx.db.execute(sql`
+        INSERT INTO daily_stats AS s (domain_uuid, day, dimension, value, count)
+        VALUES ${sql.join(
+          rows.map(([key, count]) => {
+            const [d, day, dim, value] = JSON.parse(key) as string[];
+            return sql`(${d}::uuid, ${day}::date, ${dim}, ${value}, ${count})`;
+          }),
+          sql`, `,
+        )}
+        ON CONFLICT (domain_uuid, day, dimension, value) DO UPDATE SET count = s.count + excluded.count`);
+    }
+    for (const rows of chunk([...visitors], ROWS_PER_STATEMENT)) {
+      await ctx.db.execute(sql`
+        INSERT INTO daily_visitors (domain_uuid, day, person_uuid)
+        VALUES ${sql.join(
+          rows.map((key) => {
+            const [d, day, p] = JSON.parse(key) as string[];
+            return sql`(${d}::uuid, ${day}::date, ${p}::uuid)`;
+          }),
+          sql`, `,
+        )}
+        ON CONFLICT DO NOTHING`);
+    }
+  };
+
+  return {
+    push(events: IncomingEvent[]) {
+      queue.push(...events);
+      if (queue.length >= FLUSH_EVENTS) void flush();
+      else schedule();
+    },
+    /** Writes everything queued and waits for it (tests, shutdown). */
+    async drain() {
+      await flush();
+      await running;
+    },
+    /** Events written so far (benchmarks check nothing was lost). */
+    stored: () => stored,
+  };
+}
+export type Ingestor = ReturnType<typeof createIngestor>;

@@ -1,0 +1,146 @@
+import { attributeKey, FILTER_KEYS, filterKeyInfo, msg } from '@impeto/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import { queryRows } from '../../db/client.ts';
+import { domains, eventCategories, persons } from '../../db/schema.ts';
+import type { AppContext } from '../../lib/context.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { requireCompanyDomain } from '../../lib/tenancy.ts';
+import { countryName, flagOf, stateInitials } from './brazil.ts';
+import { compileFilter } from './filter/compile-filter.ts';
+
+const PAGE_SIZE = 50;
+const SEARCH_LIMIT = 50;
+
+export async function listFilters(ctx: AppContext, companyUuid: string, domainUuid: string) {
+  await requireCompanyDomain(ctx, companyUuid, domainUuid);
+  return FILTER_KEYS.map(({ key, name, mask }) => ({ key, name, mask }));
+}
+
+const DEVICE_NAMES: Record<string, string> = { desktop: 'Computador', mobile: 'Celular', tablet: 'Tablet', tv: 'TV' };
+const DEVICE_EMOJI: Record<string, string> = { desktop: '💻', mobile: '📱', tablet: '📱', tv: '📺' };
+
+/** Distinct values of one attribute across the domain's persons, most frequent first (the filter pickers). */
+export async function searchFilterValues(
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  filterKey: string,
+  search?: string,
+) {
+  await requireCompanyDomain(ctx, companyUuid, domainUuid);
+  const info = filterKeyInfo(filterKey);
+  if (!info || info.key === 'all') throw notFound(msg.common.notFound, 'FILTER_NOT_FOUND');
+  if (info.kind === 'boolean') {
+    return [
+      { name: 'Sim', value: 'Sim', emoji: '✅' },
+      { name: 'Não', value: 'Não', emoji: '❌' },
+    ];
+  }
+  const key = attributeKey(info.key);
+  const like = search?.trim() ? `%${search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const rows = await queryRows<{ value: string; n: number }>(
+    ctx.db,
+    sql`
+      SELECT v.value, count(*)::int AS n
+      FROM persons p,
+        jsonb_array_elements_text(
+          CASE jsonb_typeof(p.attributes -> ${key}) WHEN 'array' THEN p.attributes -> ${key}
+          ELSE jsonb_build_array(p.attributes -> ${key}) END
+        ) AS v(value)
+      WHERE p.domain_uuid = ${domainUuid}::uuid AND v.value IS NOT NULL
+        ${like ? sql`AND v.value ILIKE ${like}` : sql``}
+      GROUP BY v.value
+      ORDER BY n DESC, v.value
+      LIMIT ${SEARCH_LIMIT}`,
+  );
+  return rows.map(({ value }) => {
+    if (key === 'client.location.country') {
+      return { name: countryName(value), value, emoji: flagOf(value), code: value, initials: value, state: null };
+    }
+    if (key === 'client.location.region') {
+      const initials = stateInitials(value) ?? null;
+      return { name: value, value, emoji: '📍', code: initials, initials, state: value };
+    }
+    if (key === 'client.device.name')
+      return { name: DEVICE_NAMES[value] ?? value, value, emoji: DEVICE_EMOJI[value] ?? '🖥️' };
+    return { name: value, value, emoji: '' };
+  });
+}
+
+/** Share of the domain's base that the momentum's filter block selects, 0–100 with one decimal. */
+export async function peopleImpacted(ctx: AppContext, companyUuid: string, domainUuid: string, blocks: unknown[]) {
+  await requireCompanyDomain(ctx, companyUuid, domainUuid);
+  const filterBlock = blocks.find((b) => (b as { type?: unknown })?.type === 'filter');
+  const filter = compileFilter(filterBlock ?? null);
+  const [row] = await queryRows<{ total: number; hit: number }>(
+    ctx.db,
+    sql`SELECT count(*)::int AS total, (count(*) FILTER (WHERE ${filter.where}))::int AS hit
+        FROM persons WHERE persons.domain_uuid = ${domainUuid}::uuid`,
+  );
+  const total = row?.total ?? 0;
+  const hit = row?.hit ?? 0;
+  return { percentualAtingido: total === 0 ? 0 : Math.round((hit / total) * 1000) / 10, total, impacted: hit };
+}
+
+export async function listEventCategories(ctx: AppContext, companyUuid: string, domainUuid: string) {
+  await requireCompanyDomain(ctx, companyUuid, domainUuid);
+  const rows = await ctx.db
+    .select({ uuid: eventCategories.uuid, name: eventCategories.name, seen: eventCategories.seenCount })
+    .from(eventCategories)
+    .where(eq(eventCategories.domainUuid, domainUuid))
+    .orderBy(eventCategories.name);
+  return rows.map((r) => ({ uuid: r.uuid, parent_category: r.name, seen_count: r.seen }));
+}
+
+/** A category of the caller's company, or 404. */
+async function requireCategory(ctx: AppContext, companyUuid: string, categoryUuid: string) {
+  const [row] = await ctx.db
+    .select({ uuid: eventCategories.uuid })
+    .from(eventCategories)
+    .innerJoin(domains, eq(domains.uuid, eventCategories.domainUuid))
+    .where(and(eq(eventCategories.uuid, categoryUuid), eq(domains.companyUuid, companyUuid)))
+    .limit(1);
+  if (!row) throw notFound(msg.common.notFound, 'CATEGORY_NOT_FOUND');
+}
+
+export async function listEventKeys(ctx: AppContext, companyUuid: string, categoryUuid: string) {
+  await requireCategory(ctx, companyUuid, categoryUuid);
+  const rows = await queryRows<{ key: string; n: number }>(
+    ctx.db,
+    sql`SELECT key, sum(seen_count)::int AS n FROM event_catalog WHERE category_uuid = ${categoryUuid}::uuid GROUP BY key ORDER BY key`,
+  );
+  return rows.map((r) => ({ key: r.key, name: r.key, seen_count: r.n }));
+}
+
+export async function listEventValues(ctx: AppContext, companyUuid: string, categoryUuid: string, key: string) {
+  await requireCategory(ctx, companyUuid, categoryUuid);
+  const rows = await queryRows<{ value: string; n: number }>(
+    ctx.db,
+    sql`SELECT value, seen_count::int AS n FROM event_catalog
+        WHERE category_uuid = ${categoryUuid}::uuid AND key = ${key} ORDER BY seen_count DESC, value LIMIT 200`,
+  );
+  return rows.map((r) => ({ value: r.value, name: r.value, seen_count: r.n }));
+}
+
+export async function listPersons(ctx: AppContext, companyUuid: string, domainUuid: string, page: number) {
+  await requireCompanyDomain(ctx, companyUuid, domainUuid);
+  if (page < 1 || page > 100_000) throw new AppError('INVALID_PAGE', 400, msg.common.invalidInput);
+  const rows = await ctx.db
+    .select()
+    .from(persons)
+    .where(eq(persons.domainUuid, domainUuid))
+    .orderBy(sql`${persons.lastSeen} DESC`)
+    .limit(PAGE_SIZE)
+    .offset((page - 1) * PAGE_SIZE);
+  return rows.map((p) => ({
+    uuid: p.uuid,
+    visitor_id: p.visitorId,
+    email: p.email,
+    phone: p.phone,
+    name: p.name,
+    push_status: p.pushStatus,
+    first_seen: p.firstSeen.toISOString(),
+    last_seen: p.lastSeen.toISOString(),
+    user_stored_data: p.attributes,
+  }));
+}

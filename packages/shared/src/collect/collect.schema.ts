@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/** Limits of the collector's wire (DESIGN.md §11). */
+export const COLLECT_LIMITS = { events: 500, bodyBytes: 512 * 1024, text: 2048, props: 50 } as const;
+
+export const collectMessages = {
+  invalidJson: 'O lote enviado não é um JSON válido.',
+  invalidBatch: 'Lote inválido: informe id e a lista de eventos.',
+  tooManyEvents: `Lote grande demais: no máximo ${COLLECT_LIMITS.events} eventos por envio.`,
+  unknownId: 'Identificador de rastreamento desconhecido.',
+  disabled: 'Este domínio está desativado e não recebe dados.',
+  foreignOrigin: 'Origem não autorizada para este identificador de rastreamento.',
+  invalidEvent: 'Evento inválido.',
+  missingVisitor: 'Evento sem identificador de visitante (vid).',
+  privateEndpoint: 'O endpoint da inscrição push precisa ser https e público.',
+  accepted: 'Lote recebido.',
+} as const;
+
+const text = (max: number = COLLECT_LIMITS.text) => z.string().max(max);
+const ts = z.number().int().positive().optional();
+const scalar = z.union([z.string().max(500), z.number().finite(), z.boolean()]);
+const props = z
+  .record(z.string().min(1).max(100), scalar)
+  .refine((p) => Object.keys(p).length <= COLLECT_LIMITS.props, `No máximo ${COLLECT_LIMITS.props} propriedades.`);
+
+export const pushSubscriptionSchema = z.object({
+  endpoint: z.url().max(1024),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object({ p256dh: z.string().min(1).max(200), auth: z.string().min(1).max(100) }),
+});
+export type PushSubscriptionJson = z.infer<typeof pushSubscriptionSchema>;
+
+export const collectEventSchema = z.discriminatedUnion('t', [
+  z.object({
+    t: z.literal('pv'),
+    u: z.url().max(COLLECT_LIMITS.text),
+    r: text().optional(),
+    ti: text(300).optional(),
+    ts,
+  }),
+  z.object({ t: z.literal('ev'), c: z.string().trim().min(1).max(100), p: props.optional(), ts }),
+  z.object({ t: z.literal('id'), p: props, ts }),
+  z.object({ t: z.literal('optin'), s: pushSubscriptionSchema, o: text().optional(), ts }),
+  z.object({ t: z.literal('optout'), ts }),
+  z.object({ t: z.literal('viewed'), d: z.string().min(1).max(64), ts }),
+  z.object({ t: z.literal('clicked'), d: z.string().min(1).max(64), ts }),
+]);
+export type CollectEvent = z.infer<typeof collectEventSchema>;
+
+/** The batch around the events; events are validated one by one so one bad event never sinks the rest. */
+export const collectBatchSchema = z.object({
+  id: z.string().min(1).max(64),
+  vid: z.string().min(1).max(64).optional(),
+  v: z.string().max(20).optional(),
+  l: z.string().max(35).optional(),
+  e: z.array(z.unknown()),
+});
