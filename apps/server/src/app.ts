@@ -23,6 +23,7 @@ import { createIngestor, type Ingestor } from './modules/collect/ingest.ts';
 import { companyRoutes } from './modules/company/company.routes.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { mediaFileRoutes, mediaRoutes } from './modules/media/media.routes.ts';
+import { momentumsRoutes } from './modules/momentums/momentums.routes.ts';
 import { personsRoutes } from './modules/persons/persons.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { tagRoutes } from './modules/tag/tag.routes.ts';
@@ -109,6 +110,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       await priv.register(authPrivateRoutes(ctx));
       await priv.register(domainsRoutes(ctx));
       await priv.register(personsRoutes(ctx));
+      await priv.register(momentumsRoutes(ctx));
       // company, channels, media (helper)
       await priv.register(companyRoutes(ctx));
       await priv.register(channelsRoutes(ctx));

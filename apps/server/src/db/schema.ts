@@ -234,3 +234,32 @@ export const dailyVisitors = pgTable(
   },
   (t) => [primaryKey({ columns: [t.domainUuid, t.day, t.personUuid] })],
 );
+
+export const momentums = pgTable(
+  'momentums',
+  {
+    uuid: uuid('uuid').primaryKey(),
+    companyUuid: uuid('company_uuid')
+      .notNull()
+      .references(() => companies.uuid, { onDelete: 'cascade' }),
+    domainUuid: uuid('domain_uuid')
+      .notNull()
+      .references(() => domains.uuid, { onDelete: 'cascade' }),
+    userUuid: uuid('user_uuid').notNull(),
+    type: text('type', { enum: ['momentum', 'campaign', 'dcm'] }).notNull(),
+    title: text('momentum_title').notNull(),
+    description: text('momentum_description'),
+    status: text('status', { enum: ['Active', 'Paused', 'Draft', 'Deleted', 'Done'] }).notNull(),
+    scheduledAt: ts('scheduled_at'),
+    channelUuid: uuid('channel_uuid'),
+    blocks: jsonb('momentums').$type<unknown[]>().notNull().default([]),
+    worktime: jsonb('worktime').$type<Record<string, unknown>>(),
+    activatedAt: ts('activated_at'),
+    finishedAt: ts('finished_at'),
+    /** Bumped on every change so the engine's matchers know to rebuild. */
+    version: integer('version').notNull().default(1),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('momentums_domain_type_idx').on(t.domainUuid, t.type, t.status)],
+);

@@ -1,0 +1,68 @@
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { channels, momentums } from '../../db/schema.ts';
+
+export type MomentumRow = typeof momentums.$inferSelect;
+
+export const listMomentums = (db: Db, companyUuid: string, domainUuid: string, type: MomentumRow['type']) =>
+  db
+    .select()
+    .from(momentums)
+    .where(and(eq(momentums.companyUuid, companyUuid), eq(momentums.domainUuid, domainUuid), eq(momentums.type, type)))
+    .orderBy(desc(momentums.createdAt));
+
+export const findMomentum = async (db: Db, companyUuid: string, uuid: string) =>
+  (
+    await db
+      .select()
+      .from(momentums)
+      .where(and(eq(momentums.companyUuid, companyUuid), eq(momentums.uuid, uuid)))
+      .limit(1)
+  )[0];
+
+/** Another live item of the same domain and type already using this title (READINGS A-41). */
+export const findTitleClash = async (
+  db: Db,
+  row: { domainUuid: string; type: MomentumRow['type']; title: string; except?: string },
+) =>
+  (
+    await db
+      .select({ uuid: momentums.uuid })
+      .from(momentums)
+      .where(
+        and(
+          eq(momentums.domainUuid, row.domainUuid),
+          eq(momentums.type, row.type),
+          ne(momentums.status, 'Deleted'),
+          sql`lower(${momentums.title}) = lower(${row.title})`,
+          row.except ? ne(momentums.uuid, row.except) : undefined,
+        ),
+      )
+      .limit(1)
+  )[0];
+
+export const insertMomentum = async (db: Db, row: typeof momentums.$inferInsert) =>
+  (await db.insert(momentums).values(row).returning())[0]!;
+
+export const updateMomentum = async (
+  db: Db,
+  companyUuid: string,
+  uuid: string,
+  set: Partial<typeof momentums.$inferInsert>,
+) =>
+  (
+    await db
+      .update(momentums)
+      .set({ ...set, version: sql`${momentums.version} + 1`, updatedAt: new Date() })
+      .where(and(eq(momentums.companyUuid, companyUuid), eq(momentums.uuid, uuid)))
+      .returning()
+  )[0];
+
+export const findDomainChannel = async (db: Db, domainUuid: string, channelUuid: string) =>
+  (
+    await db
+      .select({ uuid: channels.uuid, type: channels.channelType })
+      .from(channels)
+      .where(and(eq(channels.domainUuid, domainUuid), eq(channels.uuid, channelUuid)))
+      .limit(1)
+  )[0];

@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CreateMomentumInput,
+  type MomentumItem,
+  type MomentumType,
+  momentumMessages as m,
+  type UpdateMomentumInput,
+} from '@impeto/shared';
+import type { Principal } from '../../lib/auth-guard.ts';
+import type { AppContext } from '../../lib/context.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { requireCompanyDomain } from '../../lib/tenancy.ts';
+import * as q from './momentums.queries.ts';
+
+type Block = { type: string; values?: { filter?: string; value?: unknown }[] };
+
+const blockOf = (blocks: unknown[], type: string) => (blocks as Block[]).find((b) => b.type === type);
+
+export function toMomentumItem(row: q.MomentumRow): MomentumItem {
+  const dispatcher = blockOf(row.blocks, 'dispatcher');
+  const channelType = dispatcher?.values?.[0]?.filter;
+  return {
+    uuid: row.uuid,
+    company_uuid: row.companyUuid,
+    domain_uuid: row.domainUuid,
+    user_uuid: row.userUuid,
+    type: row.type,
+    momentum_title: row.title,
+    momentum_description: row.description,
+    status: row.status,
+    active: row.status === 'Active',
+    scheduled_at: row.scheduledAt?.toISOString() ?? null,
+    channel_uuid: row.channelUuid,
+    channels: channelType ? { channel_type: channelType } : null,
+    momentums: row.blocks,
+    worktime: (row.worktime as MomentumItem['worktime']) ?? null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+const momentumNotFound = () => notFound(m.notFound, 'MOMENTUM_NOT_FOUND');
+const invalid = (message: string, field?: string) =>
+  new AppError('MOMENTUM_INVALID', 400, message, field ? { [field]: message } : undefined);
+
+/** The blocks a non-draft item needs: campaigns have no trigger (spec doc 2 §2.3). */
+const REQUIRED_BLOCKS: Record<MomentumType, string[]> = {
+  momentum: ['filter', 'trigger', 'dispatcher'],
+  campaign: ['filter', 'dispatcher'],
+  dcm: ['trigger', 'dispatcher'],
+};
+
+function assertComplete(ctx: AppContext, type: MomentumType, blocks: unknown[], scheduledAt: Date | null) {
+  if (REQUIRED_BLOCKS[type].some((t) => !blockOf(blocks, t))) throw invalid(m.blocksRequired(type), 'momentums');
+  const finish = blockOf(blocks, 'finish')?.values?.[0]?.value;
+  const now = ctx.clock.now();
+  if (typeof finish === 'string' && new Date(finish) < now) throw invalid(m.finishPast, 'momentums');
+  if (scheduledAt && scheduledAt < now) throw invalid(m.schedulePast, 'scheduled_at');
+}
+
+async function assertTitle(
+  ctx: AppContext,
+  input: { domainUuid: string; type: MomentumType; title: string; except?: string },
+) {
+  if (!input.title) throw invalid(m.titleRequired(input.type), 'momentum_title');
+  if (await q.findTitleClash(ctx.db, input)) {
+    throw new AppError('MOMENTUM_TITLE_TAKEN', 409, m.titleDuplicate, { momentum_title: m.titleDuplicate });
+  }
+}
+
+async function resolveChannel(ctx: AppContext, domainUuid: string, channelUuid: string | null | undefined) {
+  if (!channelUuid) return null;
+  const channel = await q.findDomainChannel(ctx.db, domainUuid, channelUuid);
+  if (!channel) throw invalid(m.saveFailed, 'channel_uuid');
+  return channel.uuid;
+}
+
+/** The finish date doubles as the worktime's end_date (spec doc 2 §3.1). */
+const withEndDate = (worktime: CreateMomentumInput['worktime'], blocks: unknown[]) => {
+  const finish = blockOf(blocks, 'finish')?.values?.[0]?.value;
+  if (!worktime && typeof finish !== 'string') return worktime ?? null;
+  return { ...(worktime ?? {}), end_date: typeof finish === 'string' ? finish : null };
+};
+
+export async function listForDomain(ctx: AppContext, principal: Principal, domainUuid: string, type: MomentumType) {
+  await requireCompanyDomain(ctx, principal.companyUuid, domainUuid);
+  return (await q.listMomentums(ctx.db, principal.companyUuid, domainUuid, type)).map(toMomentumItem);
+}
+
+export async function getOne(ctx: AppContext, principal: Principal, uuid: string) {
+  const row = await q.findMomentum(ctx.db, principal.companyUuid, uuid);
+  if (!row) throw momentumNotFound();
+  return toMomentumItem(row);
+}
+
+export async function create(ctx: AppContext, principal: Principal, input: CreateMomentumInput) {
+  await requireCompanyDomain(ctx, principal.companyUuid, input.domain_uuid);
+  const title = input.momentum_title.trim();
+  await assertTitle(ctx, { domainUuid: input.domain_uuid, type: input.type, title });
+  // A create without a status is Paused (READINGS A-40); Agendamento is Paused with scheduled_at.
+  const status = input.status ?? 'Paused';
+  const scheduledAt = status === 'Paused' && input.scheduled_at ? new Date(input.scheduled_at) : null;
+  if (status !== 'Draft') assertComplete(ctx, input.type, input.momentums, scheduledAt);
+  const now = ctx.clock.now();
+  const row = await q.insertMomentum(ctx.db, {
+    uuid: randomUUID(),
+    companyUuid: principal.companyUuid,
+    domainUuid: input.domain_uuid,
+    userUuid: principal.userUuid,
+    type: input.type,
+    title,
+    description: input.momentum_description ?? null,
+    status,
+    scheduledAt,
+    channelUuid: await resolveChannel(ctx, input.domain_uuid, input.channel_uuid),
+    blocks: input.momentums,
+    worktime: withEndDate(input.worktime, input.momentums),
+    activatedAt: status === 'Active' ? now : null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { item: toMomentumItem(row), message: status === 'Draft' ? m.draftSaved : m.created(input.type) };
+}
+
+/**
+ * Active items cannot be edited; other non-draft items keep their status, title, filter and trigger
+ * (READINGS A-33); drafts are fully editable.
+ */
+export async function update(ctx: AppContext, principal: Principal, input: UpdateMomentumInput) {
+  const current = await q.findMomentum(ctx.db, principal.companyUuid, input.uuid);
+  if (!current || current.status === 'Deleted' || current.domainUuid !== input.domain_uuid) throw momentumNotFound();
+  if (current.status === 'Active') throw new AppError('MOMENTUM_ACTIVE', 409, m.editActive);
+  const channelUuid = await resolveChannel(ctx, current.domainUuid, input.channel_uuid);
+
+  if (current.status === 'Draft') {
+    const title = input.momentum_title.trim();
+    await assertTitle(ctx, { domainUuid: current.domainUuid, type: current.type, title, except: current.uuid });
+    const status = input.status ?? 'Draft';
+    const scheduledAt = status === 'Paused' && input.scheduled_at ? new Date(input.scheduled_at) : null;
+    if (status !== 'Draft') assertComplete(ctx, current.type, input.momentums, scheduledAt);
+    const row = await q.updateMomentum(ctx.db, principal.companyUuid, current.uuid, {
+      title,
+      description: input.momentum_description ?? null,
+      status,
+      scheduledAt,
+      channelUuid,
+      blocks: input.momentums,
+      worktime: withEndDate(input.worktime, input.momentums),
+      activatedAt: status === 'Active' ? ctx.clock.now() : null,
+    });
+    return { item: toMomentumItem(row!), message: status === 'Draft' ? m.draftUpdated : m.updated(current.type) };
+  }
+
+  const locked = ['filter', 'trigger'];
+  const blocks = ['filter', 'trigger', 'dispatcher', 'finish']
+    .map((type) => (locked.includes(type) ? blockOf(current.blocks, type) : blockOf(input.momentums, type)))
+    .filter(Boolean) as unknown[];
+  assertComplete(ctx, current.type, blocks, null);
+  const row = await q.updateMomentum(ctx.db, principal.companyUuid, current.uuid, {
+    description: input.momentum_description ?? null,
+    channelUuid,
+    blocks,
+    worktime: withEndDate(input.worktime, blocks),
+  });
+  return { item: toMomentumItem(row!), message: m.updated(current.type) };
+}
+
+/** Iniciar on Paused, Scheduled and Done (READINGS A-32); Pausar on Active; Draft and Deleted have neither. */
+export async function changeStatus(ctx: AppContext, principal: Principal, uuid: string, status: 'Active' | 'Paused') {
+  const current = await q.findMomentum(ctx.db, principal.companyUuid, uuid);
+  if (!current) throw momentumNotFound();
+  const refuse = () => new AppError('MOMENTUM_STATUS_REFUSED', 409, m.statusFailed);
+  const now = ctx.clock.now();
+  if (status === 'Paused') {
+    if (current.status !== 'Active') throw refuse();
+    const row = await q.updateMomentum(ctx.db, principal.companyUuid, uuid, { status: 'Paused', scheduledAt: null });
+    return { item: toMomentumItem(row!), message: m.paused };
+  }
+  if (!['Paused', 'Done'].includes(current.status)) throw refuse();
+  const finish = blockOf(current.blocks, 'finish')?.values?.[0]?.value;
+  if (typeof finish === 'string' && new Date(finish) <= now) throw refuse();
+  const row = await q.updateMomentum(ctx.db, principal.companyUuid, uuid, {
+    status: 'Active',
+    scheduledAt: null,
+    activatedAt: now,
+    finishedAt: null,
+  });
+  return { item: toMomentumItem(row!), message: m.started };
+}
+
+export async function remove(ctx: AppContext, principal: Principal, uuid: string) {
+  const current = await q.findMomentum(ctx.db, principal.companyUuid, uuid);
+  if (!current || current.status === 'Deleted') throw momentumNotFound();
+  await q.updateMomentum(ctx.db, principal.companyUuid, uuid, { status: 'Deleted' });
+}

@@ -1,0 +1,273 @@
+import { momentumMessages as m } from '@impeto/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
+
+let t: TestApp;
+let owner: Awaited<ReturnType<typeof signUpAndSignIn>>;
+let stranger: Awaited<ReturnType<typeof signUpAndSignIn>>;
+let domainUuid: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ authRateLimit: 1000 });
+  owner = await signUpAndSignIn(t.app);
+  stranger = await signUpAndSignIn(t.app);
+  domainUuid = (
+    await call(
+      t.app,
+      'POST',
+      '/api/domain/create',
+      { domain: { company_uuid: owner.company.uuid, name: 'Loja', domain: 'https://loja-momentum.com.br' } },
+      owner.token,
+    )
+  ).body.data.uuid;
+});
+afterAll(() => t.close());
+
+const inOneDay = () => new Date(t.clock.now().getTime() + 86_400_000).toISOString().replace(/\.\d{3}Z$/, '.000Z');
+
+const blocks = (over: { title?: string; finish?: string } = {}) => [
+  { type: 'filter', values: [{ filter: 'all' }] },
+  {
+    type: 'trigger',
+    values: [{ filter: 'pageview', comparation: 'contain', value: ['/carrinho'], dischargeIn: [60] }],
+  },
+  {
+    type: 'dispatcher',
+    values: [
+      {
+        filter: 'CELL_NOTIFICATION',
+        name: 'Carrinho',
+        title: over.title ?? 'Esqueceu algo?',
+        message: 'Seu carrinho está te esperando.',
+        icon_uri: 'https://loja-momentum.com.br/icone.png',
+        redirect_uri: 'https://loja-momentum.com.br/carrinho',
+        intervalRecurrency: [],
+      },
+    ],
+  },
+  ...(over.finish
+    ? [{ type: 'finish', values: [{ type: 'finish', filter: 'stop_momentum', value: over.finish }] }]
+    : []),
+];
+
+const create = (body: Record<string, unknown>, token = owner.token) =>
+  call(t.app, 'POST', '/api/momentum/create', { domain_uuid: domainUuid, type: 'momentum', ...body }, token);
+
+describe('momentum lifecycle', () => {
+  it('creates with Imediato, Agendamento and Rascunho, lists them and loads one', async () => {
+    const active = await create({
+      momentum_title: 'Carrinho abandonado',
+      status: 'Active',
+      momentums: blocks({ finish: inOneDay() }),
+    });
+    expect(active.status).toBe(200);
+    expect(active.body.message).toBe('Seu momentum foi criado. Você será redirecionado em breve...');
+    expect(active.body.data).toMatchObject({
+      status: 'Active',
+      active: true,
+      channels: { channel_type: 'CELL_NOTIFICATION' },
+    });
+    expect(active.body.data.worktime.end_date).toBeTruthy();
+
+    const scheduled = await create({
+      momentum_title: 'Agendado',
+      status: 'Paused',
+      scheduled_at: inOneDay(),
+      momentums: blocks(),
+    });
+    expect(scheduled.body.data).toMatchObject({ status: 'Paused', scheduled_at: expect.stringMatching(/\.000Z$/) });
+
+    const draft = await create({ momentum_title: 'Rascunho', status: 'Draft', momentums: [] });
+    expect(draft.body.message).toBe('Rascunho salvo com sucesso!');
+
+    const noStatus = await create({ momentum_title: 'Sem status', momentums: blocks() });
+    expect(noStatus.body.data.status).toBe('Paused');
+
+    const list = await call(t.app, 'GET', `/api/momentum/list/${domainUuid}?type=momentum`, undefined, owner.token);
+    expect(list.body.data.map((i: { momentum_title: string }) => i.momentum_title).sort()).toEqual(
+      ['Agendado', 'Carrinho abandonado', 'Rascunho', 'Sem status'].sort(),
+    );
+    const campaigns = await call(
+      t.app,
+      'GET',
+      `/api/momentum/list/${domainUuid}?type=campaign`,
+      undefined,
+      owner.token,
+    );
+    expect(campaigns.body.data).toEqual([]);
+    const one = await call(t.app, 'GET', `/api/momentum/list?id=${active.body.data.uuid}`, undefined, owner.token);
+    expect(one.body.data.momentum_title).toBe('Carrinho abandonado');
+  });
+
+  it('refuses a missing title, a duplicate title, incomplete blocks and past dates', async () => {
+    const noTitle = await create({ momentum_title: '  ', status: 'Draft' });
+    expect(noTitle.status).toBe(400);
+    expect(noTitle.body.message).toBe('O momentum não pode ser salvo sem um título.');
+    const noTitleCampaign = await create({ type: 'campaign', status: 'Draft' });
+    expect(noTitleCampaign.body.message).toBe('A campanha não pode ser salvo sem um título.');
+
+    await create({ momentum_title: 'Único', status: 'Draft' });
+    const dup = await create({ momentum_title: 'único', status: 'Draft' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.message).toBe(m.titleDuplicate);
+
+    const incomplete = await create({
+      momentum_title: 'Incompleto',
+      status: 'Active',
+      momentums: blocks().slice(0, 2),
+    });
+    expect(incomplete.status).toBe(400);
+    expect(incomplete.body.message).toBe(m.blocksRequired('momentum'));
+
+    const past = new Date(t.clock.now().getTime() - 3_600_000).toISOString();
+    expect(
+      (await create({ momentum_title: 'Passado', status: 'Active', momentums: blocks({ finish: past }) })).body.message,
+    ).toBe(m.finishPast);
+    expect(
+      (await create({ momentum_title: 'Agenda passada', status: 'Paused', scheduled_at: past, momentums: blocks() }))
+        .body.message,
+    ).toBe(m.schedulePast);
+
+    const badBlock = await create({
+      momentum_title: 'Bloco ruim',
+      status: 'Active',
+      momentums: [
+        { type: 'filter', values: [{ filter: 'user_stored_data.navigator.browser', comparation: '<', value: ['x'] }] },
+      ],
+    });
+    expect(badBlock.status).toBe(400);
+
+    const longTitle = await create({
+      momentum_title: 'Título longo',
+      status: 'Active',
+      momentums: blocks({ title: 'x'.repeat(50) }),
+    });
+    expect(longTitle.status).toBe(400);
+
+    const worktime = await create({ momentum_title: 'Cronograma', status: 'Draft', worktime: { weekdays: [1, 2] } });
+    expect(worktime.status).toBe(400);
+    expect(worktime.body.fields).toMatchObject({
+      'worktime.start_at': '* O horário de início é obrigatório.',
+      'worktime.stop_at': '* O horário de fim é obrigatório.',
+    });
+  });
+
+  it('enforces the edit rules: Active refused, Paused keeps title, filter, trigger and status, Draft fully editable', async () => {
+    const active = (await create({ momentum_title: 'Ativo', status: 'Active', momentums: blocks() })).body.data;
+    const refused = await call(
+      t.app,
+      'PUT',
+      '/api/momentum/update',
+      { ...active, momentum_title: 'Outro' },
+      owner.token,
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('Não é permitido editar Momentums em andamento.');
+
+    const paused = (await create({ momentum_title: 'Pausado', status: 'Paused', momentums: blocks() })).body.data;
+    const changed = blocks({ title: 'Novo título push' });
+    (changed[1] as { values: { value: string[] }[] }).values[0]!.value = ['/outra'];
+    const upd = await call(
+      t.app,
+      'PUT',
+      '/api/momentum/update',
+      { ...paused, momentum_title: 'Renomeado', status: 'Active', momentums: changed },
+      owner.token,
+    );
+    expect(upd.status).toBe(200);
+    expect(upd.body.data.momentum_title).toBe('Pausado');
+    expect(upd.body.data.status).toBe('Paused');
+    expect(upd.body.data.momentums[1].values[0].value).toEqual(['/carrinho']);
+    expect(upd.body.data.momentums[2].values[0].title).toBe('Novo título push');
+
+    const draft = (await create({ momentum_title: 'Esboço', status: 'Draft' })).body.data;
+    const updDraft = await call(
+      t.app,
+      'PUT',
+      '/api/momentum/update',
+      { ...draft, momentum_title: 'Esboço 2', status: 'Draft' },
+      owner.token,
+    );
+    expect(updDraft.body).toMatchObject({
+      message: 'Rascunho atualizado com sucesso!',
+      data: { momentum_title: 'Esboço 2' },
+    });
+    const launched = await call(
+      t.app,
+      'PUT',
+      '/api/momentum/update',
+      { ...draft, momentum_title: 'Esboço 2', status: 'Active', momentums: blocks() },
+      owner.token,
+    );
+    expect(launched.body.data.status).toBe('Active');
+  });
+
+  it('starts and pauses by the status rules, and removes softly', async () => {
+    const paused = (
+      await create({ momentum_title: 'Liga desliga', status: 'Paused', scheduled_at: inOneDay(), momentums: blocks() })
+    ).body.data;
+    const status = (uuid: string, s: string) =>
+      call(t.app, 'PUT', `/api/momentum/status/${uuid}`, { status: s }, owner.token);
+    expect((await status(paused.uuid, 'Paused')).status).toBe(409);
+    const started = await status(paused.uuid, 'Active');
+    expect(started.body).toMatchObject({
+      message: 'Seu momentum foi iniciado com sucesso!',
+      data: { status: 'Active', scheduled_at: null },
+    });
+    const pausedAgain = await status(paused.uuid, 'Paused');
+    expect(pausedAgain.body.message).toBe('Seu momentum foi pausado com sucesso!');
+
+    const draft = (await create({ momentum_title: 'Rascunho parado', status: 'Draft' })).body.data;
+    const refused = await status(draft.uuid, 'Active');
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(m.statusFailed);
+
+    const removed = await call(t.app, 'DELETE', `/api/momentum/remove/${paused.uuid}`, undefined, owner.token);
+    expect(removed.body.message).toBe('Seu momentum foi removido com sucesso!');
+    const list = await call(t.app, 'GET', `/api/momentum/list/${domainUuid}?type=momentum`, undefined, owner.token);
+    expect(list.body.data.find((i: { uuid: string }) => i.uuid === paused.uuid).status).toBe('Deleted');
+    expect((await status(paused.uuid, 'Active')).status).toBe(409);
+    expect((await call(t.app, 'PUT', '/api/momentum/update', { ...paused, status: 'Draft' }, owner.token)).status).toBe(
+      404,
+    );
+    expect((await call(t.app, 'DELETE', `/api/momentum/remove/${paused.uuid}`, undefined, owner.token)).status).toBe(
+      404,
+    );
+    expect((await create({ momentum_title: 'Liga desliga', status: 'Draft' })).status).toBe(200);
+  });
+
+  it('a Done item whose finish date has passed cannot be started again', async () => {
+    const soon = new Date(t.clock.now().getTime() + 60_000).toISOString();
+    const item = (await create({ momentum_title: 'Acaba logo', status: 'Paused', momentums: blocks({ finish: soon }) }))
+      .body.data;
+    t.clock.advance(120_000);
+    try {
+      const res = await call(t.app, 'PUT', `/api/momentum/status/${item.uuid}`, { status: 'Active' }, owner.token);
+      expect(res.status).toBe(409);
+    } finally {
+      t.clock.advance(-120_000);
+    }
+  });
+
+  it("another company's momentums answer 404 and stay unchanged", async () => {
+    const item = (await create({ momentum_title: 'Privado', status: 'Paused', momentums: blocks() })).body.data;
+    expect((await call(t.app, 'GET', `/api/momentum/list?id=${item.uuid}`, undefined, stranger.token)).status).toBe(
+      404,
+    );
+    expect(
+      (await call(t.app, 'GET', `/api/momentum/list/${domainUuid}?type=momentum`, undefined, stranger.token)).status,
+    ).toBe(404);
+    expect(
+      (await call(t.app, 'PUT', `/api/momentum/status/${item.uuid}`, { status: 'Active' }, stranger.token)).status,
+    ).toBe(404);
+    expect((await call(t.app, 'DELETE', `/api/momentum/remove/${item.uuid}`, undefined, stranger.token)).status).toBe(
+      404,
+    );
+    expect(
+      (await call(t.app, 'PUT', '/api/momentum/update', { ...item, momentum_title: 'X' }, stranger.token)).status,
+    ).toBe(404);
+    expect((await create({ momentum_title: 'Invasor', status: 'Draft' }, stranger.token)).status).toBe(404);
+    const still = await call(t.app, 'GET', `/api/momentum/list?id=${item.uuid}`, undefined, owner.token);
+    expect(still.body.data).toMatchObject({ momentum_title: 'Privado', status: 'Paused' });
+  });
+});

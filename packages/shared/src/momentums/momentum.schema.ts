@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { momentumBlocksSchema } from './blocks.schema.ts';
+
+export const MOMENTUM_TYPES = ['momentum', 'campaign', 'dcm'] as const;
+export type MomentumType = (typeof MOMENTUM_TYPES)[number];
+export const MOMENTUM_STATUSES = ['Active', 'Paused', 'Draft', 'Deleted', 'Done'] as const;
+export type MomentumStatus = (typeof MOMENTUM_STATUSES)[number];
+
+/** pt-BR labels; Paused with scheduled_at shows as Agendado (spec doc 2 §4, READINGS A-29). */
+export const STATUS_LABELS: Record<MomentumStatus | 'Scheduled', string> = {
+  Active: 'Ativo',
+  Paused: 'Pausado',
+  Scheduled: 'Agendado',
+  Draft: 'Rascunho',
+  Deleted: 'Removido',
+  Done: 'Concluído',
+};
+
+export const momentumMessages = {
+  titleRequired: (type: MomentumType) =>
+    type === 'campaign'
+      ? 'A campanha não pode ser salvo sem um título.'
+      : 'O momentum não pode ser salvo sem um título.',
+  titleDuplicate: 'Já existe um item com este título neste domínio. Escolha outro título.',
+  editActive: 'Não é permitido editar Momentums em andamento.',
+  notFound: 'Momentum não encontrado.',
+  draftSaved: 'Rascunho salvo com sucesso!',
+  draftUpdated: 'Rascunho atualizado com sucesso!',
+  created: (type: MomentumType) =>
+    type === 'campaign'
+      ? 'Sua campanha foi criada. Você será redirecionado em breve...'
+      : 'Seu momentum foi criado. Você será redirecionado em breve...',
+  updated: (type: MomentumType) =>
+    type === 'campaign'
+      ? 'Sua campanha foi atualizada. Você será redirecionado em breve...'
+      : 'Seu momentum foi atualizado. Você será redirecionado em breve...',
+  started: 'Seu momentum foi iniciado com sucesso!',
+  paused: 'Seu momentum foi pausado com sucesso!',
+  removed: 'Seu momentum foi removido com sucesso!',
+  removeFailed: 'Não foi possível remover o momentum. Tente novamente mais tarde.',
+  saveFailed: 'Não foi possível cadastrar seu Momentum. Tente novamente mais tarde.',
+  statusFailed: 'Ocorreu um erro ao atualizar o status do seu momentum. Tente novamente mais tarde.',
+  requestFailed: 'Ocorreu um erro ao executar sua solicitação. Tente novamente mais tarde.',
+  incomplete: 'Preencha todos os campos corretamente',
+  blocksRequired: (type: MomentumType) =>
+    type === 'campaign'
+      ? 'Uma campanha precisa de filtro e canal para ser salva fora do rascunho.'
+      : 'Um momentum precisa de filtro, gatilho e canal para ser salvo fora do rascunho.',
+  scheduleRequired: 'Informe a data de agendamento.',
+  schedulePast: 'A data de agendamento não pode estar no passado.',
+  finishPast: 'A data de finalização não pode estar no passado.',
+  weekdayRequired: '* O dia da semana é obrigatório.',
+  startRequired: '* O horário de início é obrigatório.',
+  stopRequired: '* O horário de fim é obrigatório.',
+  timeInvalid: 'Informe um horário no formato HH:mm, em passos de 10 minutos.',
+  listed: 'Momentums carregados.',
+  loaded: 'Momentum carregado.',
+} as const;
+
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]0$/, momentumMessages.timeInvalid);
+
+/** Cronograma: weekdays, start and stop are required together (spec doc 2 §5). */
+export const worktimeSchema = z
+  .object({
+    weekdays: z.array(z.number().int().min(0).max(6)).max(7).optional(),
+    start_at: hhmm.or(z.literal('')).optional(),
+    stop_at: hhmm.or(z.literal('')).optional(),
+    end_date: z.iso.datetime().nullable().optional(),
+  })
+  .superRefine((w, ctx) => {
+    const any = Boolean(w.weekdays?.length || w.start_at || w.stop_at);
+    if (!any) return;
+    if (!w.weekdays?.length)
+      ctx.addIssue({ code: 'custom', message: momentumMessages.weekdayRequired, path: ['weekdays'] });
+    if (!w.start_at) ctx.addIssue({ code: 'custom', message: momentumMessages.startRequired, path: ['start_at'] });
+    if (!w.stop_at) ctx.addIssue({ code: 'custom', message: momentumMessages.stopRequired, path: ['stop_at'] });
+  });
+export type Worktime = z.infer<typeof worktimeSchema>;
+
+const base = {
+  company_uuid: z.uuid().optional(),
+  user_uuid: z.uuid().optional(),
+  domain_uuid: z.uuid(momentumMessages.notFound),
+  type: z.enum(MOMENTUM_TYPES),
+  momentum_title: z.string().max(120).optional().default(''),
+  momentum_description: z.string().max(2000).nullable().optional(),
+  status: z.enum(['Active', 'Paused', 'Draft']).optional(),
+  scheduled_at: z.iso.datetime().nullable().optional(),
+  channel_uuid: z.uuid().nullable().optional(),
+  momentums: momentumBlocksSchema.optional().default([]),
+  worktime: worktimeSchema.nullable().optional(),
+};
+
+/** Momentum bodies are flat (spec doc 2 §7); company and user always come from the session. */
+export const createMomentumSchema = z.looseObject(base);
+export const updateMomentumSchema = z.looseObject({ ...base, uuid: z.uuid(momentumMessages.notFound) });
+export const momentumStatusSchema = z.looseObject({ status: z.enum(['Active', 'Paused']) });
+export type CreateMomentumInput = z.output<typeof createMomentumSchema>;
+export type UpdateMomentumInput = z.output<typeof updateMomentumSchema>;
+
+export interface MomentumItem {
+  uuid: string;
+  company_uuid: string;
+  domain_uuid: string;
+  user_uuid: string;
+  type: MomentumType;
+  momentum_title: string;
+  momentum_description: string | null;
+  status: MomentumStatus;
+  active: boolean;
+  scheduled_at: string | null;
+  channel_uuid: string | null;
+  channels: { channel_type: string } | null;
+  momentums: unknown[];
+  worktime: Worktime | null;
+  created_at: string;
+  updated_at: string;
+}
