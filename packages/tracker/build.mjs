@@ -1,10 +1,11 @@
 // Builds every release of releases.json into dist/: loader.js, gero/<v>/gero.min.js, cnsw/<v>/sw.js, versions.json.
+// `node build.mjs <dir>` builds into <dir> instead (the tests build into a temporary folder).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const here = import.meta.dirname;
-const out = path.join(here, 'dist');
+const out = path.resolve(process.argv[2] || path.join(here, 'dist'));
 const releases = JSON.parse(readFileSync(path.join(here, 'releases.json'), 'utf8'));
 rmSync(out, { recursive: true, force: true });
 

@@ -1,97 +1,305 @@
-// The tracker: first-party visitor id, page views, events and identification, sent as text/plain beacons.
+// The tracker: first-party visitor id, page views, events, identification and the web push opt-in, sent as
+// text/plain beacons to the collector (DESIGN.md §11, 'The collector's wire'; packages/tracker/README.md).
+export {};
+
 declare const __VERSION__: string;
 declare const __SPA__: boolean;
 
 interface Cfg {
   id: string;
-  collect: string;
+  collect?: string;
+  vapid_public?: string;
 }
+type Gero = ((...args: unknown[]) => void) & { q?: IArguments[]; v?: string };
+type Ev = Record<string, unknown>;
+
+const BATCH_EVENTS = 20;
+const BATCH_WAIT_MS = 500;
+const BEACON_BYTES = 60_000;
+// While consent is pending the queue is held; past this many events the oldest go.
+const HELD_EVENTS = 200;
+// The collector's limits (packages/shared collect.schema.ts).
+const PROPS = 50;
+const REFUSAL_MS = 7 * 864e5;
+const K_VISITOR = '_gero_vid';
+const K_ENDPOINT = '_gero_push';
+const K_REFUSED = '_gero_no';
 
 (() => {
   try {
-    const w = window as unknown as {
-      gero?: ((...a: unknown[]) => void) & { q?: IArguments[] };
-      __gero?: { base: string; cfg: Cfg };
-    };
+    const w = window as unknown as { gero?: Gero; __gero?: { base: string; cfg: Cfg } };
     const state = w.__gero;
-    if (!state) return;
+    if (!state || w.gero?.v) return;
     const cfg = state.cfg;
-    const queue: unknown[][] = [];
-    let consent = true;
-    let started = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const url = cfg.collect || `${state.base}/collect`;
+    const noop = () => {};
+    const safe =
+      <A extends unknown[]>(fn: (...a: A) => unknown) =>
+      (...a: A) => {
+        try {
+          fn(...a);
+        } catch {}
+      };
 
-    const vid = (() => {
+    const get = (k: string) => {
       try {
-        let v = localStorage.getItem('_gero_vid');
-        if (!v) {
-          v = Math.random().toString(36).slice(2) + Date.now().toString(36);
-          localStorage.setItem('_gero_vid', v);
-        }
-        return v;
+        return localStorage.getItem(k);
       } catch {
-        return 'anon';
+        return null;
       }
-    })();
-
-    const flush = () => {
-      timer = undefined;
-      if (!consent || !queue.length) return;
-      const body = JSON.stringify({ id: cfg.id, vid, v: __VERSION__, e: queue.splice(0, queue.length) });
+    };
+    const set = (k: string, v?: string) => {
       try {
-        if (!navigator.sendBeacon?.(cfg.collect, body)) {
-          fetch(cfg.collect, {
-            method: 'POST',
-            body,
-            keepalive: true,
-            headers: { 'content-type': 'text/plain' },
-          }).catch(() => {});
-        }
+        v == null ? localStorage.removeItem(k) : localStorage.setItem(k, v);
       } catch {}
     };
-    const push = (event: unknown[]) => {
-      queue.push(event);
-      if (!timer) timer = setTimeout(flush, 500);
+
+    const queue: Ev[] = [];
+    let started = false;
+    let required = false;
+    let granted: boolean | undefined;
+    let timer = 0;
+    let vid = '';
+    let model = '';
+    let optinStarted = false;
+    const allowed = () => started && (granted === true || (granted === undefined && !required));
+
+    // Created on the first send, so a visitor who never consents gets no stored id.
+    const visitor = () => {
+      if (!vid) {
+        vid = get(K_VISITOR) || '';
+        if (!vid) {
+          vid =
+            typeof crypto !== 'undefined' && crypto.randomUUID
+              ? crypto.randomUUID()
+              : Math.random().toString(36).slice(2) + Date.now().toString(36);
+          set(K_VISITOR, vid);
+        }
+      }
+      return vid;
     };
-    const pageview = () => push(['pv', location.href, document.referrer, Date.now()]);
+
+    // A later issue renders on-site messages; a beacon never sees the answer, the fetch fallback hands it here.
+    const renderOnsite = (_list: unknown[]) => {};
+
+    const post = (body: string) => {
+      try {
+        if (navigator.sendBeacon(url, body)) return;
+      } catch {}
+      try {
+        fetch(url, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'text/plain' } })
+          .then((r) => r.json())
+          .then((a) => renderOnsite(a?.onsite || []))
+          .catch(noop);
+      } catch {}
+    };
+
+    const bytes = (s: string) =>
+      typeof TextEncoder === 'function' ? new TextEncoder().encode(s).length : s.length * 3;
+
+    const flush = safe(() => {
+      clearTimeout(timer);
+      timer = 0;
+      if (!allowed() || !queue.length) return;
+      const head = JSON.stringify({ id: cfg.id, vid: visitor(), v: __VERSION__, l: navigator.language, e: [] });
+      const open = head.slice(0, -2);
+      let part: string[] = [];
+      let size = bytes(head);
+      const send = () => {
+        if (part.length) post(`${open}${part.join(',')}]}`);
+        part = [];
+        size = bytes(head);
+      };
+      for (const event of queue.splice(0)) {
+        const s = JSON.stringify(event);
+        const n = bytes(s) + 1;
+        if (size + n > BEACON_BYTES) send();
+        // An event that cannot fit in any beacon alone is dropped.
+        if (size + n <= BEACON_BYTES) {
+          part.push(s);
+          size += n;
+        }
+      }
+      send();
+    });
+
+    const push = (event: Ev) => {
+      if (granted === false) return false;
+      event.ts = Date.now();
+      queue.push(event);
+      if (queue.length > HELD_EVENTS) queue.shift();
+      if (allowed()) {
+        if (queue.length >= BATCH_EVENTS) flush();
+        else if (!timer) timer = setTimeout(flush, BATCH_WAIT_MS) as unknown as number;
+      }
+      return true;
+    };
+
+    let referrer = document.referrer;
+    // Cut to the collector's limits, so that a long title or value never costs the whole event.
+    const pageview = () =>
+      push({
+        t: 'pv',
+        u: location.href.slice(0, 2048),
+        r: referrer.slice(0, 2048) || undefined,
+        ti: document.title.slice(0, 300),
+      });
+
+    const props = (o: unknown, asText: boolean) => {
+      const p: Record<string, string | number | boolean> = {};
+      let n = 0;
+      if (o && typeof o === 'object')
+        for (const [k, v] of Object.entries(o)) {
+          if (
+            n < PROPS &&
+            k.length <= 100 &&
+            (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)))
+          ) {
+            p[k] = asText || typeof v === 'string' ? String(v).slice(0, 500) : v;
+            n++;
+          }
+        }
+      return p;
+    };
+
+    // --- Web push opt-in (models Default and Topbox) ---
+    const serverKey = (s = '') => {
+      const b = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4));
+      return Uint8Array.from(b, (c) => c.charCodeAt(0));
+    };
+    const remember = (sub: PushSubscription | null) => {
+      const j = sub?.toJSON();
+      if (!j?.endpoint || j.endpoint === get(K_ENDPOINT)) return;
+      const s = { endpoint: j.endpoint, expirationTime: j.expirationTime ?? undefined, keys: j.keys };
+      if (push({ t: 'optin', s })) set(K_ENDPOINT, j.endpoint);
+    };
+    // Safari once answered requestPermission only through a callback.
+    const ask = () =>
+      new Promise<NotificationPermission>((resolve) => {
+        const p = Notification.requestPermission(resolve);
+        if (p) p.then(resolve, () => resolve('default'));
+      });
+
+    const topbox = (allow: () => void) => {
+      const show = safe(() => {
+        const host = document.createElement('gero-optin');
+        const root = host.attachShadow({ mode: 'open' });
+        root.innerHTML =
+          '<style>:host{all:initial}div{position:fixed;top:16px;left:50%;transform:translateX(-50%);z-index:2147483647;box-sizing:border-box;width:min(380px,calc(100% - 32px));padding:16px;background:#fff;color:#222;border-radius:10px;box-shadow:0 6px 28px rgba(0,0,0,.22);font:14px/1.4 system-ui,sans-serif}b{display:block;font-size:16px}p{margin:6px 0 14px}nav{text-align:right}button{font:inherit;padding:8px 14px;margin-left:8px;border:0;border-radius:6px;cursor:pointer;background:none;color:#444}button+button{background:#1a73e8;color:#fff}</style>' +
+          '<div role="dialog" aria-labelledby="t"><b id="t">Receba nossas novidades</b><p>Quer ser avisado sobre ofertas e novidades deste site?</p><nav><button>Agora não</button><button>Permitir</button></nav></div>';
+        const [later, yes] = root.querySelectorAll('button');
+        if (!later || !yes) return;
+        later.onclick = safe(() => {
+          host.remove();
+          set(K_REFUSED, String(Date.now()));
+        });
+        // requestPermission must run inside the click itself (user activation).
+        yes.onclick = safe(() => {
+          host.remove();
+          allow();
+        });
+        document.body.appendChild(host);
+      });
+      document.body ? show() : addEventListener('DOMContentLoaded', show);
+    };
+
+    const optin = async (chosen: string) => {
+      const sw = navigator.serviceWorker;
+      if (!sw || !('PushManager' in window) || !('Notification' in window)) return;
+      const reg = await sw.register('/cn_sw.min.js', { scope: '/' });
+      await sw.ready;
+      const permission = Notification.permission;
+      const current = permission === 'granted' ? await reg.pushManager.getSubscription() : null;
+      if (current) return remember(current);
+      if (get(K_ENDPOINT) && push({ t: 'optout' })) set(K_ENDPOINT);
+      if (permission === 'denied') return;
+      const subscribe = () =>
+        ask()
+          .then((p) =>
+            p === 'granted'
+              ? reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: serverKey(cfg.vapid_public) })
+              : null,
+          )
+          .then(remember)
+          .catch(noop);
+      if (permission === 'granted' || chosen !== 'topbox') return subscribe();
+      if (Date.now() - Number(get(K_REFUSED)) >= REFUSAL_MS) topbox(subscribe);
+    };
+
+    // Sending (and the opt-in, whose service worker registration is a request too) waits for init and consent.
+    const startOptin = () => {
+      if (allowed() && model && !optinStarted) {
+        optinStarted = true;
+        optin(model).catch(noop);
+      }
+    };
 
     const handle = (name: unknown, a?: unknown, b?: unknown) => {
       if (name === 'init') {
-        if ((a as { consent?: string })?.consent === 'required') consent = false;
-        if (!started) {
-          started = true;
-          pageview();
-        }
-      } else if (name === 'event') push(['ev', String(a), b || {}, Date.now()]);
-      else if (name === 'identify') push(['id', a || {}, Date.now()]);
+        if (started) return;
+        started = true;
+        required = (a as { consent?: unknown } | undefined)?.consent === 'required';
+        pageview();
+        startOptin();
+      } else if (name === 'event') push({ t: 'ev', c: String(a).slice(0, 100), p: props(b, false) });
+      else if (name === 'identify') push({ t: 'id', p: props(a, true) });
       else if (name === 'consent') {
-        consent = a === true;
-        if (consent) flush();
-        else queue.length = 0;
+        granted = a === true;
+        if (granted) {
+          flush();
+          startOptin();
+        } else {
+          queue.length = 0;
+          clearTimeout(timer);
+          timer = 0;
+        }
+      } else if (name === 'optin') {
+        model = a === 'topbox' ? 'topbox' : 'default';
+        startOptin();
       }
     };
 
     const pending = w.gero?.q || [];
-    const api = (...args: unknown[]) => {
-      try {
-        handle(args[0], args[1], args[2]);
-      } catch {}
-    };
-    w.gero = Object.assign(api, { q: [] as IArguments[] });
+    const api: Gero = safe((...args: unknown[]) => handle(args[0], args[1], args[2]));
+    api.q = [];
+    api.v = __VERSION__;
+    w.gero = api;
     for (const args of pending) api(...Array.from(args));
 
     if (__SPA__) {
-      const wrap = (key: 'pushState' | 'replaceState') => {
+      // A hash-only change is an in-page jump, unless the hash is a route ('#/…', '#!…').
+      const route = (u: string) => u.replace(/#(?![/!]).*$/, '');
+      let wait = 0;
+      let last = location.href;
+      const navigated = safe(() => {
+        const now = location.href;
+        if (route(now) !== route(last)) {
+          referrer = last;
+          last = now;
+          pageview();
+        } else last = now;
+      });
+      // A little later, so that the new route's document.title is in place.
+      const soon = () => {
+        clearTimeout(wait);
+        wait = setTimeout(navigated, 100) as unknown as number;
+      };
+      for (const key of ['pushState', 'replaceState'] as const) {
         const original = history[key];
         history[key] = function (this: History, ...args: Parameters<History['pushState']>) {
-          const before = location.href;
-          original.apply(this, args);
-          if (location.href !== before) pageview();
+          const result = original.apply(this, args);
+          soon();
+          return result;
         };
-      };
-      wrap('pushState');
-      addEventListener('popstate', pageview);
+      }
+      addEventListener('popstate', soon);
     }
     addEventListener('pagehide', flush);
+    document.addEventListener(
+      'visibilitychange',
+      safe(() => {
+        if (document.visibilityState === 'hidden') flush();
+      }),
+    );
   } catch {}
 })();

@@ -1,0 +1,40 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTag, releases } from './harness.ts';
+
+// The budgets of STYLE.md rule 7, in gzipped bytes.
+const BUDGET = { loader: 1024, tracker: 6144, serviceWorker: 2048 };
+
+let tag: ReturnType<typeof buildTag>;
+beforeAll(() => {
+  tag = buildTag();
+});
+afterAll(() => tag?.remove());
+
+const gzipped = (file: string) => gzipSync(tag.read(file), { level: 9 }).length;
+
+describe('the tag stays within its size budget', () => {
+  it(`loader.js ≤ ${BUDGET.loader} B gzipped`, () => {
+    expect(gzipped('loader.js')).toBeLessThanOrEqual(BUDGET.loader);
+  });
+
+  it.each(releases.tracker.map((r) => r.version))(`gero/%s/gero.min.js ≤ ${BUDGET.tracker} B gzipped`, (v) => {
+    expect(gzipped(`gero/${v}/gero.min.js`)).toBeLessThanOrEqual(BUDGET.tracker);
+  });
+
+  it.each(releases.serviceWorker.map((r) => r.version))(`cnsw/%s/sw.js ≤ ${BUDGET.serviceWorker} B gzipped`, (v) => {
+    expect(gzipped(`cnsw/${v}/sw.js`)).toBeLessThanOrEqual(BUDGET.serviceWorker);
+  });
+
+  it('versions.json lists exactly the releases', () => {
+    expect(JSON.parse(tag.read('versions.json'))).toEqual({
+      gero: releases.tracker.map((r) => r.version),
+      cnsw: releases.serviceWorker.map((r) => r.version),
+    });
+  });
+
+  it('1.0.0 has no single-page navigation code, 1.1.0 has it', () => {
+    expect(tag.read('gero/1.0.0/gero.min.js')).not.toContain('pushState');
+    expect(tag.read('gero/1.1.0/gero.min.js')).toContain('pushState');
+  });
+});
