@@ -53,6 +53,7 @@ export default defineConfig({
       NODE_ENV: 'development',
       ALLOW_PRIVATE_FETCH: '1',
       LOG_LEVEL: 'warn',
+      AUTH_RATE_LIMIT: '500',
     },
   },
 });

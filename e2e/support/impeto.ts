@@ -1,0 +1,101 @@
+import { type DomainItem, msg } from '@impeto/shared';
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import { startTestSite, type TestSite } from '../test-site/site.ts';
+import { type Account, signInThroughForm } from './accounts.ts';
+
+/** The server's public URL as the dashboard and the script check see it (GET /api/config). */
+export async function serverPublicUrl(request: APIRequestContext): Promise<string> {
+  const res = await request.get('/api/config');
+  expect(res.status()).toBe(200);
+  return (await res.json()).data.publicUrl as string;
+}
+
+/**
+ * `testSite`: a customer's shop on 127.0.0.1 (e2e/test-site), started without a gero_id (so without the tag)
+ * and closed after the test; the test gives it the domain's gero_id once Ímpeto has issued one.
+ */
+export const test = base.extend<{ testSite: TestSite }>({
+  testSite: async ({ request }, use) => {
+    const site = await startTestSite({ publicUrl: await serverPublicUrl(request) });
+    await use(site);
+    await site.close();
+  },
+});
+
+/** A toast with this message: it must show up; then it is dismissed, so the next identical one is a new one. */
+export async function expectToast(page: Page, message: string, kind: 'Sucesso' | 'Erro' = 'Sucesso') {
+  const toast = page.getByRole('alert').filter({ hasText: message }).filter({ hasText: kind }).first();
+  await expect(toast).toBeVisible();
+  await toast.getByRole('button').click();
+  await expect(page.getByRole('alert').filter({ hasText: message })).toHaveCount(0);
+}
+
+/**
+ * Signs in through the form from /signin and waits to leave it. Should the suite hit the sign-in rate limit
+ * (10 a minute per IP, a fixed window), it waits for the window to pass once and tries again.
+ */
+export async function signIn(page: Page, account: Pick<Account, 'username' | 'password'>) {
+  await page.goto('/signin');
+  for (let attempt = 0; ; attempt++) {
+    await signInThroughForm(page, account);
+    const limited = page.getByText(msg.common.tooManyRequests).first();
+    const outcome = await Promise.race([
+      page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 }).then(() => 'in' as const),
+      limited.waitFor({ timeout: 30_000 }).then(() => 'limited' as const),
+    ]);
+    if (outcome === 'in') return;
+    expect(attempt, 'the sign-in rate limit was still hit after waiting a whole window').toBe(0);
+    test.info().setTimeout(test.info().timeout + 75_000);
+    // The limiter's fixed window is one minute; nothing in the page tells when it ends.
+    await page.waitForTimeout(61_000);
+    await page.goto('/signin');
+  }
+}
+
+/** The bearer token the dashboard keeps after signing in (sessionStorage, or localStorage with keep_connected). */
+export async function sessionToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    const raw = sessionStorage.getItem('impeto.session') ?? localStorage.getItem('impeto.session');
+    return raw ? (JSON.parse(raw) as { bearer_token?: string }).bearer_token : undefined;
+  });
+  expect(token, 'signed in: the session holds a bearer token').toBeTruthy();
+  return token!;
+}
+
+/** POST /api/domain/create as the signed-in user of `page`. */
+export async function createDomainThroughApi(
+  page: Page,
+  request: APIRequestContext,
+  account: Pick<Account, 'companyUuid'>,
+  domain: { name: string; url: string },
+): Promise<DomainItem> {
+  const res = await request.post('/api/domain/create', {
+    headers: { Authorization: `Bearer ${await sessionToken(page)}` },
+    data: { domain: { company_uuid: account.companyUuid, name: domain.name, domain: domain.url } },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()).data as DomainItem;
+}
+
+/**
+ * A domain with the tag installed on the test site and validated (POST /api/gero/validate against the site),
+ * as a user who finished the domains page would have; the page is left on `/domains` with it selected.
+ */
+export async function createValidatedDomain(
+  page: Page,
+  request: APIRequestContext,
+  account: Pick<Account, 'companyUuid'>,
+  site: TestSite,
+  name = 'Loja Corre Bem',
+): Promise<DomainItem> {
+  const domain = await createDomainThroughApi(page, request, account, { name, url: site.url });
+  site.setGeroId(domain.gero_id);
+  const res = await request.post('/api/gero/validate', {
+    headers: { Authorization: `Bearer ${await sessionToken(page)}` },
+    data: { gero: { domain_uuid: domain.uuid } },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  await page.goto('/domains');
+  await expect(page.getByRole('row').filter({ hasText: name }).getByText('Ativo', { exact: true })).toBeVisible();
+  return { ...domain, gero_validate: true };
+}
