@@ -14,6 +14,7 @@ export const collectMessages = {
   missingVisitor: 'Evento sem identificador de visitante (vid).',
   privateEndpoint: 'O endpoint da inscrição push precisa ser https e público.',
   accepted: 'Lote recebido.',
+  busy: 'O coletor está sobrecarregado. Tente novamente em instantes.',
 } as const;
 
 const text = (max: number = COLLECT_LIMITS.text) => z.string().max(max);

@@ -12,7 +12,7 @@ import type { AppContext } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { createGeo, type Geo, geoFromHeaders } from '../../lib/geo.ts';
 import { isPrivateAddress } from '../../lib/safe-fetch.ts';
-import { isBotAgent, parseUserAgent } from '../../lib/user-agent.ts';
+import { type DeviceInfo, isBotAgent, parseUserAgent } from '../../lib/user-agent.ts';
 import type { IncomingEvent, Ingestor } from './ingest.ts';
 
 let sharedGeo: Geo | undefined;
@@ -55,6 +55,17 @@ export function isPublicPushEndpoint(endpoint: string, allowPrivate: boolean) {
 }
 
 export function collectRoutes(ctx: AppContext, ingestor: Ingestor) {
+  // Most traffic comes from a few browser builds: parse each user agent once.
+  const devices = new Map<string, DeviceInfo>();
+  const deviceOf = (ua: string) => {
+    let device = devices.get(ua);
+    if (!device) {
+      device = parseUserAgent(ua);
+      if (devices.size > 2000) devices.clear();
+      devices.set(ua, device);
+    }
+    return device;
+  };
   const cache = new Map<string, { at: number; target: DomainTarget | null }>();
   const findTarget = async (geroId: string) => {
     const hit = cache.get(geroId);
@@ -137,10 +148,10 @@ export function collectRoutes(ctx: AppContext, ingestor: Ingestor) {
             ...processGeo().lookup(request.ip),
             ...stripEmpty(geoFromHeaders(ctx.config.trustedGeoHeaders, request.headers)),
           };
-          const device = parseUserAgent(ua!);
+          const device = deviceOf(ua!);
           const language = batch.l ?? request.headers['accept-language']?.split(',')[0];
           const receivedAt = ctx.clock.now();
-          ingestor.push(
+          const queued = ingestor.push(
             accepted.map(
               (event): IncomingEvent => ({
                 domainUuid: target.uuid,
@@ -153,6 +164,10 @@ export function collectRoutes(ctx: AppContext, ingestor: Ingestor) {
               }),
             ),
           );
+          if (!queued) {
+            reply.header('retry-after', '2');
+            throw new AppError('COLLECTOR_BUSY', 503, collectMessages.busy);
+          }
         }
         return reply.code(202).send({ accepted: accepted.length, rejected, onsite: [] });
       },

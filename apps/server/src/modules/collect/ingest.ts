@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CollectEvent } from '@impeto/shared';
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/client.ts';
+import { type Db, queryRows } from '../../db/client.ts';
 import type { AppContext } from '../../lib/context.ts';
 import type { GeoInfo } from '../../lib/geo.ts';
 import type { DeviceInfo } from '../../lib/user-agent.ts';
@@ -19,6 +19,8 @@ export interface IncomingEvent {
 }
 
 const FLUSH_EVENTS = 500;
+/** Above this many waiting events the collector answers 503 instead of growing memory without bound. */
+export const MAX_QUEUED_EVENTS = 20_000;
 const FLUSH_MS = 50;
 const ROWS_PER_STATEMENT = 500;
 const MAX_VISITED = 100;
@@ -28,9 +30,6 @@ const chunk = <T>(list: T[], size: number) => {
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
   return out;
 };
-
-/** The day of `at` in the company's time zone, as YYYY-MM-DD (rollups are per local day). */
-const dayIn = (at: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
 
 const KIND: Record<CollectEvent['t'], string> = {
   pv: 'pageview',
@@ -58,18 +57,36 @@ const referrerOrigin = (r: string | undefined, own: string) => {
  * catalogue and the daily rollups upserted.
  */
 export function createIngestor(ctx: AppContext, options: { timeZone?: string } = {}) {
-  const timeZone = options.timeZone ?? 'America/Sao_Paulo';
+  const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone ?? 'America/Sao_Paulo' });
+  /** The day of `at` in the company's time zone, as YYYY-MM-DD (rollups are per local day). */
+  const dayOf = (at: Date) => dayFormat.format(at);
+  // PostgreSQL takes a few batches at once (each in its own transaction); PGlite is one connection.
+  const maxInFlight = ctx.database.kind === 'postgres' ? 3 : 1;
   let queue: IncomingEvent[] = [];
+  let queued = 0;
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
+  const inFlight = new Set<Promise<void>>();
+  const waiting: IncomingEvent[][] = [];
   let stored = 0;
 
   const schedule = () => {
     if (timer) return;
     timer = setTimeout(() => {
       timer = undefined;
-      void flush();
+      flush();
     }, FLUSH_MS);
+  };
+
+  const pump = () => {
+    while (inFlight.size < maxInFlight && waiting.length) {
+      const batch = waiting.shift()!;
+      const job = writeWithRetry(batch).finally(() => {
+        queued -= batch.length;
+        inFlight.delete(job);
+        pump();
+      });
+      inFlight.add(job);
+    }
   };
 
   const flush = () => {
@@ -77,32 +94,37 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
       clearTimeout(timer);
       timer = undefined;
     }
-    const batch = queue;
-    queue = [];
-    if (batch.length === 0) return running;
-    running = running.then(() => writeWithRetry(batch));
-    return running;
+    if (queue.length) {
+      waiting.push(queue);
+      queue = [];
+      pump();
+    }
   };
 
   const writeWithRetry = async (batch: IncomingEvent[]) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        await write(batch);
+        // One transaction per batch, so a retry after a failure (a deadlock between concurrent batches,
+        // a lost connection) never counts anything twice.
+        await ctx.db.transaction((tx) => write(tx as unknown as Db, batch));
         stored += batch.length;
         return;
       } catch (err) {
-        if (attempt >= 3) {
+        if (attempt >= 5) {
           ctx.log.error({ err, events: batch.length }, 'falha ao gravar lote do coletor; lote descartado');
           return;
         }
-        await new Promise((r) => setTimeout(r, 200 * attempt));
+        await new Promise((r) => setTimeout(r, 100 * attempt + Math.random() * 100));
       }
     }
   };
 
-  const write = async (all: IncomingEvent[]) => {
+  const write = async (db: Db, all: IncomingEvent[]) => {
     const batch = all.filter((item): item is IncomingEvent & { visitorId: string } => item.visitorId !== undefined);
-    await recordWorkerReports(all.filter((item) => item.visitorId === undefined));
+    await recordWorkerReports(
+      db,
+      all.filter((item) => item.visitorId === undefined),
+    );
     if (batch.length === 0) return;
     // One person row per (domain, visitor) in this batch, with every attribute the batch tells us.
     const people = new Map<
@@ -162,7 +184,8 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
     }
 
     const personUuid = new Map<string, string>();
-    for (const rows of chunk([...people.values()], ROWS_PER_STATEMENT)) {
+    const ordered = [...people.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
+    for (const rows of chunk(ordered, ROWS_PER_STATEMENT)) {
       const values = sql.join(
         rows.map((p) => {
           const attrs = { ...p.attrs, ...(p.visited.length ? { 'visited.url': p.visited } : {}) };
@@ -172,7 +195,7 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
       );
       // Attributes merge key by key; createdAt and origin keep their first value; visited.url accumulates.
       const result = await queryRows<{ uuid: string; domain_uuid: string; visitor_id: string }>(
-        ctx.db,
+        db,
         sql`
         INSERT INTO persons AS p (uuid, domain_uuid, visitor_id, attributes, email, phone, name, first_seen, last_seen)
         VALUES ${values}
@@ -215,21 +238,21 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
         }),
         sql`, `,
       );
-      await ctx.db.execute(
+      await db.execute(
         sql`INSERT INTO events (domain_uuid, person_uuid, kind, url, category, props, device, ts) VALUES ${values}`,
       );
     }
 
-    await recordPush(batch, personUuid);
-    await recordCatalogue(batch);
-    await recordRollups(batch, personUuid);
+    await recordPush(db, batch, personUuid);
+    await recordCatalogue(db, batch);
+    await recordRollups(db, batch, personUuid);
   };
 
   /**
    * The service worker knows no visitor: viewed/clicked are kept with their delivery id (the engine
    * attributes them), and a changed subscription replaces the old endpoint's.
    */
-  const recordWorkerReports = async (items: IncomingEvent[]) => {
+  const recordWorkerReports = async (db: Db, items: IncomingEvent[]) => {
     const reports = items.filter((i) => i.event.t === 'viewed' || i.event.t === 'clicked');
     for (const rows of chunk(reports, ROWS_PER_STATEMENT)) {
       const values = sql.join(
@@ -239,21 +262,21 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
         }),
         sql`, `,
       );
-      await ctx.db.execute(
+      await db.execute(
         sql`INSERT INTO events (domain_uuid, person_uuid, kind, url, category, props, device, ts) VALUES ${values}`,
       );
     }
     for (const item of items) {
       const e = item.event;
       if (e.t !== 'optin' || !e.o) continue;
-      await ctx.db.execute(sql`
+      await db.execute(sql`
         UPDATE persons SET push_subscription = ${JSON.stringify(e.s)}::jsonb, push_status = 'subscribed'
         WHERE domain_uuid = ${item.domainUuid}::uuid AND push_subscription ->> 'endpoint' = ${e.o}`);
     }
   };
 
   /** The last opt-in or opt-out of a person in the batch decides its push state. */
-  const recordPush = async (batch: IncomingEvent[], personUuid: Map<string, string>) => {
+  const recordPush = async (db: Db, batch: IncomingEvent[], personUuid: Map<string, string>) => {
     const last = new Map<string, CollectEvent>();
     for (const item of batch) {
       if (item.event.t === 'optin' || item.event.t === 'optout')
@@ -261,16 +284,16 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
     }
     for (const [uuid, e] of last) {
       if (e.t === 'optin') {
-        await ctx.db.execute(
+        await db.execute(
           sql`UPDATE persons SET push_subscription = ${JSON.stringify(e.s)}::jsonb, push_status = 'subscribed' WHERE uuid = ${uuid}::uuid`,
         );
       } else {
-        await ctx.db.execute(sql`UPDATE persons SET push_status = 'unsubscribed' WHERE uuid = ${uuid}::uuid`);
+        await db.execute(sql`UPDATE persons SET push_status = 'unsubscribed' WHERE uuid = ${uuid}::uuid`);
       }
     }
   };
 
-  const recordCatalogue = async (batch: IncomingEvent[]) => {
+  const recordCatalogue = async (db: Db, batch: IncomingEvent[]) => {
     const categories = new Map<
       string,
       { domainUuid: string; name: string; count: number; pairs: Map<string, number> }
@@ -297,7 +320,7 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
       sql`, `,
     );
     const rows = await queryRows<{ uuid: string; domain_uuid: string; name: string }>(
-      ctx.db,
+      db,
       sql`
       INSERT INTO event_categories AS c (uuid, domain_uuid, name, seen_count) VALUES ${values}
       ON CONFLICT (domain_uuid, name) DO UPDATE SET seen_count = c.seen_count + excluded.seen_count
@@ -311,7 +334,7 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
       }),
     );
     for (const rowsChunk of chunk(pairs, ROWS_PER_STATEMENT)) {
-      await ctx.db.execute(sql`
+      await db.execute(sql`
         INSERT INTO event_catalog AS k (category_uuid, key, value, seen_count)
         VALUES ${sql.join(
           rowsChunk.map((p) => sql`(${p.category}::uuid, ${p.k}, ${p.v}, ${p.count})`),
@@ -322,7 +345,7 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
   };
 
   /** Daily counters the analytics widgets read instead of scanning events (DESIGN.md §6). */
-  const recordRollups = async (batch: IncomingEvent[], personUuid: Map<string, string>) => {
+  const recordRollups = async (db: Db, batch: IncomingEvent[], personUuid: Map<string, string>) => {
     const counters = new Map<string, number>();
     const visitors = new Set<string>();
     const bump = (domainUuid: string, day: string, dimension: string, value = '') => {
@@ -330,7 +353,7 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
       counters.set(key, (counters.get(key) ?? 0) + 1);
     };
     for (const item of batch) {
-      const day = dayIn(item.receivedAt, timeZone);
+      const day = dayOf(item.receivedAt);
       const e = item.event;
       const device = item.device.mobile ? 'mobile' : 'desktop';
       visitors.add(JSON.stringify([item.domainUuid, day, personUuid.get(`${item.domainUuid}|${item.visitorId}`)]));
@@ -342,8 +365,11 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
       else if (e.t === 'optin') bump(item.domainUuid, day, 'optins');
       else if (e.t === 'optout') bump(item.domainUuid, day, 'optouts');
     }
-    for (const rows of chunk([...counters], ROWS_PER_STATEMENT)) {
-      await ctx.db.execute(sql`
+    for (const rows of chunk(
+      [...counters].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      ROWS_PER_STATEMENT,
+    )) {
+      await db.execute(sql`
         INSERT INTO daily_stats AS s (domain_uuid, day, dimension, value, count)
         VALUES ${sql.join(
           rows.map(([key, count]) => {
@@ -354,8 +380,8 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
         )}
         ON CONFLICT (domain_uuid, day, dimension, value) DO UPDATE SET count = s.count + excluded.count`);
     }
-    for (const rows of chunk([...visitors], ROWS_PER_STATEMENT)) {
-      await ctx.db.execute(sql`
+    for (const rows of chunk([...visitors].sort(), ROWS_PER_STATEMENT)) {
+      await db.execute(sql`
         INSERT INTO daily_visitors (domain_uuid, day, person_uuid)
         VALUES ${sql.join(
           rows.map((key) => {
@@ -369,15 +395,19 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
   };
 
   return {
+    /** False when the queue is full: the caller answers 503 and the sender may retry. */
     push(events: IncomingEvent[]) {
+      if (queued + events.length > MAX_QUEUED_EVENTS) return false;
+      queued += events.length;
       queue.push(...events);
-      if (queue.length >= FLUSH_EVENTS) void flush();
+      if (queue.length >= FLUSH_EVENTS) flush();
       else schedule();
+      return true;
     },
     /** Writes everything queued and waits for it (tests, shutdown). */
     async drain() {
-      await flush();
-      await running;
+      flush();
+      while (inFlight.size || waiting.length) await Promise.all([...inFlight]);
     },
     /** Events written so far (benchmarks check nothing was lost). */
     stored: () => stored,

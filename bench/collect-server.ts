@@ -1,0 +1,182 @@
+/**
+ * The server side of `npm run bench:collect`, run as a child process so the load generator never shares
+ * its event loop. Env:
+ *   MODE=bare           a bare Fastify app whose POST /collect parses text/plain JSON and answers 202 (the ceiling)
+ *   DB=pglite           the real app (buildApp) on a fresh PGlite data dir under the OS temp dir
+ *   DB=postgres         the real app on a fresh database created from TEST_DATABASE_URL
+ *                       (default postgres://postgres@127.0.0.1:5432/postgres), dropped on 'stop'
+ * IPC: sends { type: 'ready', port, geroId }; answers { type: 'stats' } with { type: 'stats', stored, drainMs }
+ * after draining the ingestor; { type: 'stop' } closes everything and exits.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { companies, domains } from '../apps/server/src/db/schema.ts';
+import { processGeo } from '../apps/server/src/modules/collect/collect.routes.ts';
+
+export const DOMAIN_ROOT = 'https://bench.example.com.br';
+const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const send = (message: unknown) => process.send?.(message);
+
+const withDatabase = (url: string, database: string) => {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+};
+
+async function bare() {
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  let stored = 0;
+  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 512 * 1024 }, (_req, body, done) => {
+    try {
+      done(null, JSON.parse(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+  app.post('/collect', async (request, reply) => {
+    const n = (request.body as { e?: unknown[] })?.e?.length ?? 0;
+    stored += n; // nothing is stored: the ceiling counts what it received
+    return reply.code(202).send({ accepted: n, rejected: [], onsite: [] });
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, geroId: 'G-BARE', geoMs: 0, stats: async () => stored, cleanup: async () => {} };
+}
+
+async function real(kind: 'pglite' | 'postgres') {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), `impeto-bench-${kind}-`));
+  // A tag catalogue of our own, so a concurrent tracker build cannot break the start-up.
+  const trackerDist = path.join(tmp, 'tracker');
+  mkdirSync(trackerDist, { recursive: true });
+  mkdirSync(path.join(tmp, 'data'), { recursive: true });
+  writeFileSync(path.join(trackerDist, 'versions.json'), JSON.stringify({ gero: [], cnsw: [] }));
+  writeFileSync(path.join(trackerDist, 'loader.js'), '');
+
+  let databaseUrl: string | undefined;
+  let dropDatabase = async () => {};
+  if (kind === 'postgres') {
+    const adminUrl = process.env.TEST_DATABASE_URL || DEFAULT_PG;
+    const name = `impeto_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    databaseUrl = withDatabase(adminUrl, name);
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    };
+  }
+
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: path.join(tmp, 'data'),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    SECRET_KEY: 'b'.repeat(43),
+    LOG_LEVEL: 'silent',
+    WEB_DIST: path.join(tmp, 'no-web'),
+    TRACKER_DIST: trackerDist,
+  });
+  const app = await buildApp(config);
+  await app.ready();
+  // The collector loads its geo tables in the background on first use; a production server pays that once
+  // at boot, so load them before measuring rather than inside the first scenario.
+  const geoStarted = performance.now();
+  await processGeo().load();
+  const geoMs = performance.now() - geoStarted;
+
+  const companyUuid = randomUUID();
+  const geroId = `G-${randomBytes(6).toString('hex').toUpperCase()}`;
+  await app.ctx.db.insert(companies).values({ uuid: companyUuid, name: 'Loja Bench', status: 'active' });
+  const [domain] = await app.ctx.db
+    .insert(domains)
+    .values({
+      uuid: randomUUID(),
+      companyUuid,
+      name: 'Bench',
+      domain: DOMAIN_ROOT,
+      domainRoot: DOMAIN_ROOT,
+      geroId,
+      geroVersion: '1.0.0',
+      cnSwVersion: '1.0.0',
+      status: 'Active',
+      vapidPublic: 'bench-public',
+      vapidPrivate: 'bench-private',
+    })
+    .returning();
+  if (!domain) throw new Error('domain row not inserted');
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    app,
+    geroId,
+    geoMs,
+    stats: async () => {
+      await app.ingestor.drain();
+      return app.ingestor.stored();
+    },
+    cleanup: async () => {
+      await dropDatabase();
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+async function main() {
+  const mode = process.env.MODE === 'bare' ? 'bare' : process.env.DB === 'postgres' ? 'postgres' : 'pglite';
+  const target = mode === 'bare' ? await bare() : await real(mode);
+  const app: FastifyInstance = target.app;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+
+  process.on('message', async (m: { type?: string }) => {
+    try {
+      if (m?.type === 'cpu') {
+        const cpu = process.cpuUsage();
+        send({ type: 'cpu', cpuMs: (cpu.user + cpu.system) / 1000 });
+      } else if (m?.type === 'stats') {
+        const t0 = performance.now();
+        const stored = await target.stats();
+        const cpu = process.cpuUsage();
+        send({
+          type: 'stats',
+          stored,
+          drainMs: performance.now() - t0,
+          rssMb: process.memoryUsage().rss / 2 ** 20,
+          cpuMs: (cpu.user + cpu.system) / 1000,
+        });
+      } else if (m?.type === 'stop') {
+        await app.close();
+        await target.cleanup();
+        process.removeAllListeners('disconnect');
+        process.send?.({ type: 'stopped' }, () => process.exit(0));
+      }
+    } catch (err) {
+      send({ type: 'error', message: (err as Error).stack ?? String(err) });
+    }
+  });
+  // The parent went away (Ctrl-C, crash): still drop the temporary database and files.
+  process.on('disconnect', () => {
+    void app
+      .close()
+      .catch(() => {})
+      .then(() => target.cleanup())
+      .finally(() => process.exit(0));
+  });
+  send({ type: 'ready', port, geroId: target.geroId, mode, geoMs: target.geoMs });
+}
+
+main().catch((err) => {
+  send({ type: 'error', message: (err as Error).stack ?? String(err) });
+  console.error(err);
+  process.exit(1);
+});
