@@ -9,5 +9,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
     css: false,
+    // jsdom + Mantine is CPU-heavy; on a loaded 2-core box a user-event flow can pass 5 s.
+    testTimeout: 30_000,
   },
 });

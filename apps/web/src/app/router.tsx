@@ -20,6 +20,10 @@ const ProfilePage = lazy(() => import('../features/profile/pages/profile-page.ts
 const PaymentPage = lazy(() => import('../features/payment/pages/payment-page.tsx'));
 const MomentumsPage = lazy(() => import('../features/momentums/pages/momentums-page.tsx'));
 const CampaignsPage = lazy(() => import('../features/campaigns/pages/campaigns-page.tsx'));
+const MomentumCreatePage = lazy(() => import('../features/momentums/pages/momentum-form-page.tsx'));
+const CampaignCreatePage = lazy(() => import('../features/campaigns/pages/campaign-form-page.tsx'));
+const MomentumDiagramPage = lazy(() => import('../features/diagram/pages/momentum-diagram-page.tsx'));
+const CampaignDiagramPage = lazy(() => import('../features/diagram/pages/campaign-diagram-page.tsx'));
 const DcmPage = lazy(() => import('../features/dcm/pages/dcm-page.tsx'));
 const DcmManagerPage = lazy(() => import('../features/dcm/pages/dcm-manager-page.tsx'));
 const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
@@ -74,6 +78,10 @@ export const routes: RouteObject[] = [
               { path: '/payment', element: <PaymentPage /> },
               { path: '/v2/momentums', element: <MomentumsPage /> },
               { path: '/v2/campaigns', element: <CampaignsPage /> },
+              { path: '/v2/momentum/create', element: <MomentumCreatePage /> },
+              { path: '/v2/campaign/create', element: <CampaignCreatePage /> },
+              { path: '/momentum/diagram', element: <MomentumDiagramPage /> },
+              { path: '/campaign/diagram', element: <CampaignDiagramPage /> },
               { path: '/dcm', element: <DcmPage /> },
               { path: '/dcm/manager', element: <DcmManagerPage /> },
             ],

@@ -28,6 +28,14 @@ if (typeof window !== 'undefined') {
   }
   globalThis.ResizeObserver ??= ResizeObserverShim as unknown as typeof ResizeObserver;
   window.HTMLElement.prototype.scrollIntoView ??= () => {};
+  // Mantine's autosize Textarea listens to document.fonts, which jsdom lacks.
+  if (!('fonts' in document)) {
+    Object.defineProperty(document, 'fonts', {
+      configurable: true,
+      value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
+    });
+  }
+  window.scrollTo = () => {};
 }
 
 afterEach(() => {

@@ -229,10 +229,27 @@ function compileCondition(condition: FilterCondition, regex: boolean): CompiledC
 
   const attr = sql`${persons.attributes} -> ${key}::text`;
   const text = sql`(e.v #>> '{}')`;
-  const any = sql`EXISTS (SELECT 1 FROM jsonb_array_elements(CASE jsonb_typeof(${attr}) WHEN 'array' THEN ${attr} ELSE jsonb_build_array(${attr}) END) AS e(v) WHERE jsonb_typeof(e.v) IN ('string', 'number', 'boolean') AND (${sql.join(
-    tests.map((t) => t.sql(text)),
-    sql` OR `,
-  )}))`;
+  const scalar = sql`(${attr} #>> '{}')`;
+  // A scalar attribute is tested directly; only arrays pay for the element subquery (the same semantics:
+  // a scalar is a one-element list). coalesce: a missing attribute matches no element.
+  const any = sql`coalesce(CASE jsonb_typeof(${attr})
+    WHEN 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${attr}) AS e(v) WHERE jsonb_typeof(e.v) IN ('string', 'number', 'boolean') AND (${sql.join(
+      tests.map((t) => t.sql(text)),
+      sql` OR `,
+    )}))
+    WHEN 'string' THEN (${sql.join(
+      tests.map((t) => t.sql(scalar)),
+      sql` OR `,
+    )})
+    WHEN 'number' THEN (${sql.join(
+      tests.map((t) => t.sql(scalar)),
+      sql` OR `,
+    )})
+    WHEN 'boolean' THEN (${sql.join(
+      tests.map((t) => t.sql(scalar)),
+      sql` OR `,
+    )})
+    ELSE false END, false)`;
   const anyJs = (person: PersonLike) => {
     const attrs = person.attributes;
     const value = attrs && typeof attrs === 'object' && Object.hasOwn(attrs, key) ? attrs[key] : undefined;

@@ -1,0 +1,136 @@
+import { filterMessages, momentumBlocksSchema } from '@impeto/shared';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { AppProviders } from '../../app/providers.tsx';
+import {
+  checkDispatcher,
+  checkFilter,
+  checkTrigger,
+  emptyChannel,
+  emptyFilter,
+  emptyTrigger,
+  filterFromBlock,
+} from './block-state.ts';
+import { IntervalInput } from './interval-input.tsx';
+import { cutMessage, NO_MESSAGE, NotificationPreview, TITLE_PROMPT } from './notification-preview.tsx';
+
+function Interval({ initial = [], onChange }: { initial?: number[]; onChange?: (v: number[]) => void }) {
+  const [value, setValue] = useState(initial);
+  return (
+    <IntervalInput
+      label="Disparar após"
+      value={value}
+      onChange={(v) => {
+        setValue(v);
+        onChange?.(v);
+      }}
+    />
+  );
+}
+
+describe('interval input', () => {
+  it('turns text into seconds on Enter and ;, and shows seconds as text', async () => {
+    const onChange = vi.fn();
+    render(
+      <AppProviders>
+        <Interval initial={[90]} onChange={onChange} />
+      </AppProviders>,
+    );
+    expect(screen.getByText('1m 30s')).toBeTruthy();
+    expect(screen.getByText(filterMessages.intervalHint)).toBeTruthy();
+    const input = screen.getByRole('combobox', { name: 'Disparar após' });
+    await userEvent.type(input, '1D 4h 30m{enter}');
+    expect(onChange).toHaveBeenLastCalledWith([90, 102600]);
+    expect(screen.getByText('1D 4h 30m')).toBeTruthy();
+    await userEvent.type(input, '2h;');
+    expect(onChange).toHaveBeenLastCalledWith([90, 102600, 7200]);
+  });
+
+  it('refuses an unknown unit with the spec error and keeps the text', async () => {
+    const onChange = vi.fn();
+    render(
+      <AppProviders>
+        <Interval onChange={onChange} />
+      </AppProviders>,
+    );
+    const input = screen.getByRole('combobox', { name: 'Disparar após' }) as HTMLInputElement;
+    await userEvent.type(input, '3x{enter}');
+    expect(await screen.findByText(filterMessages.intervalError)).toBeTruthy();
+    expect(onChange).not.toHaveBeenCalled();
+  });
+});
+
+describe('notification preview', () => {
+  it('cuts the closed message at 50 characters plus an ellipsis', () => {
+    const long = 'a'.repeat(60);
+    expect(cutMessage(long)).toBe(`${'a'.repeat(50)}…`);
+    expect(cutMessage('curta')).toBe('curta');
+    render(
+      <AppProviders>
+        <NotificationPreview title="Oferta" message={long} siteRoot="https://loja.example.com" />
+      </AppProviders>,
+    );
+    expect(screen.getByText(`${'a'.repeat(50)}…`)).toBeTruthy();
+    expect(screen.getByText(/loja\.example\.com/)).toBeTruthy();
+  });
+
+  it('asks for the title without one, and says Sem mensagem without a message', async () => {
+    const { rerender } = render(
+      <AppProviders>
+        <NotificationPreview title="" message="Olá" siteRoot="https://loja.example.com" />
+      </AppProviders>,
+    );
+    expect(screen.getByText(TITLE_PROMPT)).toBeTruthy();
+    rerender(
+      <AppProviders>
+        <NotificationPreview title="Oferta" message="" siteRoot="https://loja.example.com" />
+      </AppProviders>,
+    );
+    expect(screen.getByText(NO_MESSAGE)).toBeTruthy();
+    for (const os of ['iOS', 'macOS', 'Windows', 'Linux']) {
+      await userEvent.click(screen.getByText(os));
+      expect(screen.getByText('Oferta')).toBeTruthy();
+    }
+  });
+});
+
+describe('block state', () => {
+  it('builds blocks that the shared schema accepts', () => {
+    const filter = checkFilter({
+      enabled: true,
+      regex: false,
+      conditions: [
+        { filter: 'user_stored_data.createdAt', comparation: '>', value: ['2026-01-02'], value2: '', logical: 'and' },
+        { filter: 'user_stored_data.navigator.mobile', comparation: '==', value: ['Sim'], value2: '', logical: 'or' },
+      ],
+    });
+    const trigger = checkTrigger({
+      ...emptyTrigger(),
+      filter: 'pageview',
+      comparation: 'contain',
+      value: ['/carrinho'],
+      dischargeIn: [3600],
+    });
+    const dispatcher = checkDispatcher({
+      ...emptyChannel(),
+      name: 'n',
+      title: 't',
+      message: 'm',
+      icon_uri: 'https://a.com/i.png',
+      redirect_uri: 'https://a.com',
+    });
+    expect(filter.ok && trigger.ok && dispatcher.ok).toBe(true);
+    if (!filter.ok || !trigger.ok || !dispatcher.ok) return;
+    expect(filter.block.values[0]?.value).toEqual(['2026-01-02T00:00:00.000Z']);
+    expect(filter.block.values[1]).toMatchObject({ value: [true], logical: 'or' });
+    expect(momentumBlocksSchema.safeParse([filter.block, trigger.block, dispatcher.block]).success).toBe(true);
+    expect(filterFromBlock(filter.block).conditions[0]?.value).toEqual(['2026-01-02']);
+  });
+
+  it('sends everyone when the filter is off', () => {
+    const off = checkFilter(emptyFilter());
+    expect(off.ok && off.block.values).toEqual([{ filter: 'all', value: [] }]);
+  });
+});

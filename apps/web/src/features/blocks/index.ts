@@ -1,0 +1,12 @@
+export * from './block-state.ts';
+export * from './block-summary.ts';
+export { ChannelEditor, MESSAGE_MAX, NO_CHANNELS, TITLE_MAX } from './channel-editor.tsx';
+export { FILTERS_FAILED, FilterEditor } from './filter-editor.tsx';
+export { FinishEditor } from './finish-editor.tsx';
+export { ImagePickerModal } from './image-picker-modal.tsx';
+export { IntervalInput } from './interval-input.tsx';
+export { cutMessage, NO_MESSAGE, NotificationPreview, PREVIEW_CUT, TITLE_PROMPT } from './notification-preview.tsx';
+export { NO_DESKTOP_NOTIFICATIONS, showTestNotification, TEST_TITLE_REQUIRED } from './test-notification.ts';
+export { TRIGGER_LABELS, TriggerEditor, urlHint } from './trigger-editor.tsx';
+export { WorktimeEditor } from './worktime-editor.tsx';
+export * from './zoned-time.ts';

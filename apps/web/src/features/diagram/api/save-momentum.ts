@@ -1,0 +1,34 @@
+import type { MomentumItem, MomentumType } from '@impeto/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api.ts';
+
+/** The flat create/update body (spec doc 2 §3.1, §7); company and user come from the session on the server. */
+export interface DiagramSaveBody {
+  uuid?: string;
+  domain_uuid: string;
+  type: MomentumType;
+  momentum_title: string;
+  momentum_description: string | null;
+  status?: 'Active' | 'Paused' | 'Draft';
+  scheduled_at: string | null;
+  channel_uuid: string | null;
+  momentums: unknown[];
+}
+
+/** POST /momentum/create, or PUT /momentum/update when the body carries uuid. */
+export const saveDiagram = (body: DiagramSaveBody) =>
+  body.uuid
+    ? api.put<MomentumItem>('/momentum/update', body, { service: 'momentum' })
+    : api.post<MomentumItem>('/momentum/create', body, { service: 'momentum' });
+
+export function useSaveDiagram() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: saveDiagram,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['momentums'] }),
+        queryClient.invalidateQueries({ queryKey: ['momentum'] }),
+      ]),
+  });
+}

@@ -1,0 +1,64 @@
+import { Anchor, Group, Loader, Paper, Text } from '@mantine/core';
+import { IconUsers } from '@tabler/icons-react';
+import { useState } from 'react';
+import { errorMessage } from '../../../lib/api.ts';
+import { notifyError } from '../../../lib/notify.ts';
+import { useCalculateImpact } from '../api/calculate-impact.ts';
+
+export type ImpactState = 'idle' | 'calculating' | 'calculated';
+
+export const formatImpact = (percent: number) =>
+  `Impacto: ${percent.toLocaleString('pt-BR', { maximumFractionDigits: 1 })}% da base`;
+
+export interface ImpactIndicatorProps {
+  domainUuid: string;
+  /** The blocks to send, or null when the filter is not complete (then `onInvalid` explains). */
+  getBlocks: () => unknown[] | null;
+  onInvalid: () => void;
+}
+
+/**
+ * 'Calcular impacto' → the share of the base the filter reaches (spec doc 2 §2.4, §4). The page remounts it
+ * (key) when the filter changes, so a shown figure always belongs to the current filter.
+ */
+export function ImpactIndicator({ domainUuid, getBlocks, onInvalid }: ImpactIndicatorProps) {
+  const impact = useCalculateImpact(domainUuid);
+  const [percent, setPercent] = useState<number | null>(null);
+  const state: ImpactState = impact.isPending ? 'calculating' : percent === null ? 'idle' : 'calculated';
+
+  const calculate = () => {
+    const blocks = getBlocks();
+    if (!blocks) return onInvalid();
+    impact.mutate(blocks, {
+      onSuccess: (data) => setPercent(Number(data?.percentualAtingido ?? 0)),
+      onError: (error) => notifyError(errorMessage(error)),
+    });
+  };
+
+  return (
+    <Paper withBorder radius="xl" px="md" py={6} shadow="xs" data-state={state} data-testid="impact-indicator">
+      <Group gap="xs" wrap="nowrap">
+        <IconUsers size={16} color="var(--mantine-color-grape-6)" />
+        {state === 'calculating' ? (
+          <>
+            <Loader size={14} />
+            <Text size="sm">Calculando impacto...</Text>
+          </>
+        ) : state === 'calculated' && percent !== null ? (
+          <>
+            <Text size="sm" fw={600}>
+              {formatImpact(percent)}
+            </Text>
+            <Anchor component="button" type="button" size="sm" onClick={calculate}>
+              Recalcular
+            </Anchor>
+          </>
+        ) : (
+          <Anchor component="button" type="button" size="sm" fw={600} onClick={calculate}>
+            Calcular impacto
+          </Anchor>
+        )}
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,291 @@
+import { momentumMessages as mm } from '@impeto/shared';
+import { notifications } from '@mantine/notifications';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../test/render.tsx';
+import { TOUR_DONE_KEY } from './components/diagram-tour.tsx';
+
+// React Flow measures with ResizeObserver and reads zoom from DOMMatrixReadOnly, which jsdom lacks.
+beforeAll(() => {
+  class ResizeObserverShim {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  }
+  globalThis.ResizeObserver ??= ResizeObserverShim as unknown as typeof ResizeObserver;
+  class DOMMatrixReadOnlyShim {
+    m22: number;
+    constructor(transform?: string) {
+      const scale = transform?.match(/scale\(([\d.]+)\)/)?.[1];
+      this.m22 = scale ? Number(scale) : 1;
+    }
+  }
+  (globalThis as { DOMMatrixReadOnly?: unknown }).DOMMatrixReadOnly ??= DOMMatrixReadOnlyShim;
+});
+
+const DOMAIN = '11111111-1111-4111-8111-111111111111';
+const PUSH = '22222222-2222-4222-8222-222222222222';
+const domain = {
+  uuid: DOMAIN,
+  name: 'Loja Aurora',
+  domain: 'https://loja.example.com',
+  domain_root: 'https://loja.example.com',
+  gero_id: 'G-1',
+  gero_validate: true,
+  gero_version: '1.0.0',
+  cn_sw_version: '1.0.0',
+  status: 'Active',
+  active: true,
+};
+const pushChannel = {
+  uuid: PUSH,
+  channel_type: 'CELL_NOTIFICATION',
+  domain_uuid: DOMAIN,
+  properties: {},
+  updated_at: '2026-03-10T12:00:00.000Z',
+  active: true,
+};
+
+function serve(
+  extra?: (url: string, init: RequestInit & { json?: unknown }) => { status?: number; body: unknown } | undefined,
+) {
+  return mockFetch((url, init) => {
+    const answer = extra?.(url, init);
+    if (answer) return answer;
+    if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
+    if (url === `/api/domain/channels/${DOMAIN}`) return { body: { message: 'ok', data: [pushChannel] } };
+    if (url === `/api/person/filter/${DOMAIN}`) return { body: { message: 'ok', data: [] } };
+    return undefined;
+  });
+}
+
+const ADD = /^Adicionar (Filtro|Gatilho|Canal|Final)$/;
+const addButtons = () => screen.queryAllByRole('button', { name: ADD }).map((b) => b.textContent);
+/** The input or text area of a labelled Mantine field (labels may also name wrappers). */
+const field = (label: RegExp) => {
+  const found = screen.getAllByLabelText(label).find((el) => el.tagName === 'INPUT' || el.tagName === 'TEXTAREA');
+  if (!found) throw new Error(`no field ${label}`);
+  return found;
+};
+const backToBlocks = () => userEvent.click(screen.getByRole('button', { name: 'Blocos' }));
+
+let restoreCrypto: () => void;
+beforeEach(() => {
+  restoreCrypto = withoutWebCrypto();
+  signIn();
+  localStorage.setItem(TOUR_DONE_KEY, 'true');
+});
+afterEach(() => {
+  restoreCrypto();
+  notifications.clean();
+});
+
+describe('diagram editor', () => {
+  it('offers only the next block: Filtro → Gatilho → Canal → Final, walking Passo 1–4', async () => {
+    serve();
+    renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    expect((await screen.findByTestId('panel-heading', {}, { timeout: 5000 })).textContent).toContain('Passo 1');
+    expect(screen.getByText('Monte seu momentum')).toBeTruthy();
+
+    const steps = [
+      ['Adicionar Filtro', 'Passo 2'],
+      ['Adicionar Gatilho', 'Passo 3'],
+      ['Adicionar Canal', 'Passo 4'],
+      ['Adicionar Final', 'Todos os blocos foram adicionados'],
+    ] as const;
+    for (const [button, heading] of steps) {
+      expect(addButtons()).toEqual([button]);
+      await userEvent.click(screen.getByRole('button', { name: button }));
+      // The new block's form opens; back to the block list.
+      await backToBlocks();
+      expect(screen.getByTestId('panel-heading').textContent).toContain(heading);
+    }
+    expect(addButtons()).toEqual([]);
+  });
+
+  it('a campaign offers only Filtro, then Canal', async () => {
+    serve();
+    renderApp(`/campaign/diagram?domain=${DOMAIN}`);
+    expect((await screen.findByTestId('panel-heading', {}, { timeout: 5000 })).textContent).toContain('Passo 1');
+    expect(screen.getByText('Monte sua campanha')).toBeTruthy();
+    expect(addButtons()).toEqual(['Adicionar Filtro']);
+    await userEvent.click(screen.getByRole('button', { name: 'Adicionar Filtro' }));
+    await backToBlocks();
+    expect(addButtons()).toEqual(['Adicionar Canal']);
+    await userEvent.click(screen.getByRole('button', { name: 'Adicionar Canal' }));
+    await backToBlocks();
+    expect(addButtons()).toEqual([]);
+    expect(screen.getByTestId('panel-heading').textContent).toContain('Todos os blocos foram adicionados');
+  });
+
+  it('the push title counter turns yellow at 13 and red at 20; the message at 40 and 70 (A-1)', async () => {
+    serve();
+    renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    for (const name of ['Adicionar Filtro', 'Adicionar Gatilho', 'Adicionar Canal']) {
+      await userEvent.click(await screen.findByRole('button', { name }, { timeout: 5000 }));
+      if (name !== 'Adicionar Canal') await backToBlocks();
+    }
+    await userEvent.click(field(/^Canal/));
+    await userEvent.click(await screen.findByRole('option', { name: 'Notificação push' }));
+
+    const title = await waitFor(() => field(/^Título/));
+    const counter = () => screen.getByTestId('counter-título');
+    const type = (input: HTMLElement, length: number) =>
+      fireEvent.change(input, { target: { value: 'a'.repeat(length) } });
+    type(title, 12);
+    expect(counter().getAttribute('data-level')).toBe('ok');
+    expect(counter().textContent).toContain('12/25');
+    type(title, 13);
+    expect(counter().getAttribute('data-level')).toBe('warning');
+    type(title, 19);
+    expect(counter().getAttribute('data-level')).toBe('warning');
+    type(title, 20);
+    expect(counter().getAttribute('data-level')).toBe('danger');
+    expect(title.getAttribute('maxLength')).toBe('25');
+
+    const message = field(/^Mensagem/);
+    const messageCounter = () => screen.getByTestId('counter-mensagem');
+    type(message, 39);
+    expect(messageCounter().getAttribute('data-level')).toBe('ok');
+    type(message, 40);
+    expect(messageCounter().getAttribute('data-level')).toBe('warning');
+    type(message, 70);
+    expect(messageCounter().getAttribute('data-level')).toBe('danger');
+  });
+
+  it('without a title, saving warns and sends nothing; a draft then goes to /momentum/create', async () => {
+    const calls = serve((url) =>
+      url === '/api/momentum/create'
+        ? { body: { message: mm.draftSaved, data: { uuid: '33333333-3333-4333-8333-333333333333' } } }
+        : undefined,
+    );
+    renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Salvar como' }, { timeout: 5000 }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Rascunho' }));
+    expect(await screen.findByText(mm.titleRequired('momentum'))).toBeTruthy();
+    expect(calls.some((c) => c.url === '/api/momentum/create')).toBe(false);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Editar título' }));
+    const input = screen.getByRole('textbox', { name: 'Título' });
+    await userEvent.clear(input);
+    fireEvent.blur(input);
+    expect(await screen.findByText('O título do Momentum não pode estar vazio.')).toBeTruthy();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Editar título' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Título' }), 'Boas-vindas{Enter}');
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar como' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Rascunho' }));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/momentum/create')).toBe(true));
+    const body = calls.find((c) => c.url === '/api/momentum/create')?.json;
+    expect(body).toMatchObject({
+      domain_uuid: DOMAIN,
+      type: 'momentum',
+      momentum_title: 'Boas-vindas',
+      status: 'Draft',
+      momentums: [],
+    });
+    expect(await screen.findByText(mm.draftSaved)).toBeTruthy();
+  });
+
+  it('an item opened with a push title over 25 shows the counter red and does not save (A-1)', async () => {
+    const ID = '44444444-4444-4444-8444-444444444444';
+    const longTitle = 'Um título bem mais longo que vinte e cinco';
+    const item = {
+      uuid: ID,
+      company_uuid: COMPANY,
+      domain_uuid: DOMAIN,
+      user_uuid: 'u',
+      type: 'campaign',
+      momentum_title: 'Campanha longa',
+      momentum_description: null,
+      status: 'Draft',
+      active: false,
+      scheduled_at: null,
+      channel_uuid: PUSH,
+      channels: { channel_type: 'CELL_NOTIFICATION' },
+      momentums: [
+        { type: 'filter', regex: false, values: [{ filter: 'all', value: [] }] },
+        {
+          type: 'dispatcher',
+          values: [
+            {
+              filter: 'CELL_NOTIFICATION',
+              name: 'n',
+              title: longTitle,
+              message: 'm',
+              icon_uri: 'https://loja.example.com/i.png',
+              image: '',
+              redirect_uri: 'https://loja.example.com/',
+              intervalRecurrency: [],
+            },
+          ],
+        },
+      ],
+      worktime: null,
+      created_at: '2026-03-10T12:00:00.000Z',
+      updated_at: '2026-03-10T12:00:00.000Z',
+    };
+    const calls = serve((url) =>
+      url === `/api/momentum/list?id=${ID}` ? { body: { message: 'ok', data: item } } : undefined,
+    );
+    renderApp(`/campaign/diagram?domain=${DOMAIN}&id=${ID}`);
+    expect(await screen.findByText('Editando', {}, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByTestId('panel-heading').textContent).toContain('Todos os blocos foram adicionados');
+    await userEvent.click(screen.getByRole('button', { name: 'Editar Canal' }));
+    expect(screen.getByTestId('counter-título').getAttribute('data-level')).toBe('danger');
+    expect(screen.getByTestId('counter-título').textContent).toContain(`${longTitle.length}/25`);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar como' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Imediato' }));
+    expect((await screen.findAllByText(/no máximo 25 caracteres/)).length).toBeGreaterThan(0);
+    expect(calls.some((c) => c.url === '/api/momentum/update')).toBe(false);
+  });
+
+  it('view mode is read-only: no add buttons, no save menu, an OK button', async () => {
+    const ID = '55555555-5555-4555-8555-555555555555';
+    const item = {
+      uuid: ID,
+      company_uuid: COMPANY,
+      domain_uuid: DOMAIN,
+      user_uuid: 'u',
+      type: 'momentum',
+      momentum_title: 'Só leitura',
+      momentum_description: 'Descrição',
+      status: 'Active',
+      active: true,
+      scheduled_at: null,
+      channel_uuid: null,
+      channels: null,
+      momentums: [{ type: 'filter', regex: false, values: [{ filter: 'all', value: [] }] }],
+      worktime: null,
+      created_at: '2026-03-10T12:00:00.000Z',
+      updated_at: '2026-03-10T12:00:00.000Z',
+    };
+    serve((url) => (url === `/api/momentum/list?id=${ID}` ? { body: { message: 'ok', data: item } } : undefined));
+    renderApp(`/momentum/diagram?domain=${DOMAIN}&id=${ID}&view=1`);
+    const panel = await screen.findByTestId('panel-heading', {}, { timeout: 5000 });
+    expect(within(panel.parentElement as HTMLElement).getByText('Visualizar')).toBeTruthy();
+    expect(addButtons()).toEqual([]);
+    expect(screen.queryByRole('button', { name: 'Salvar como' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'OK' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Editar título' })).toBeNull();
+  });
+
+  it('the first-time tour shows for a new momentum and, once skipped, never again', async () => {
+    localStorage.removeItem(TOUR_DONE_KEY);
+    serve();
+    const first = renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    expect(await screen.findByText('Passo 1 de 6', {}, { timeout: 5000 })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Próximo' }));
+    expect(await screen.findByText('Passo 2 de 6')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Pular tour' }));
+    await waitFor(() => expect(screen.queryByText(/de 6$/)).toBeNull());
+    expect(localStorage.getItem(TOUR_DONE_KEY)).toBe('true');
+    first.unmount();
+
+    renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    await screen.findByTestId('panel-heading', {}, { timeout: 5000 });
+    expect(screen.queryByText('Passo 1 de 6')).toBeNull();
+  });
+});

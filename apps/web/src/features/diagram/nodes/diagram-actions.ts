@@ -1,0 +1,10 @@
+import { createContext, useContext } from 'react';
+import type { DiagramBlockType } from '../graph.ts';
+
+/** What the canvas' nodes can ask of the page; kept out of node data so the graph stays plain data. */
+export interface DiagramActions {
+  addBlock: (type: DiagramBlockType) => void;
+}
+
+export const DiagramActionsContext = createContext<DiagramActions>({ addBlock: () => {} });
+export const useDiagramActions = () => useContext(DiagramActionsContext);

@@ -1,0 +1,375 @@
+import '@xyflow/react/dist/style.css';
+import { type MomentumItem, momentumMessages as mm } from '@impeto/shared';
+import { Alert, Box, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  IconAlertTriangle,
+  IconArrowLeft,
+  IconArrowsMaximize,
+  IconArrowsMinimize,
+  IconCheck,
+} from '@tabler/icons-react';
+import { ReactFlowProvider } from '@xyflow/react';
+import { type CSSProperties, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { CenteredLoader } from '../../../components/ui/centered-loader.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import { useSelectedDomain } from '../../../lib/domain-store.ts';
+import { withDomain } from '../../../lib/navigation.ts';
+import { removeKey, writeJson } from '../../../lib/storage.ts';
+import type { FieldErrors } from '../../blocks/index.ts';
+import { useDiagramMomentum } from '../api/get-momentum.ts';
+import { type DiagramSaveBody, useSaveDiagram } from '../api/save-momentum.ts';
+import { BlockPanel, type PanelMode } from '../components/block-panel.tsx';
+import { DiagramCanvas } from '../components/diagram-canvas.tsx';
+import { DiagramTitleBlock } from '../components/diagram-header.tsx';
+import { TourProvider, TourTarget, useTourStep } from '../components/diagram-tour.tsx';
+import { ImpactIndicator } from '../components/impact-indicator.tsx';
+import { type SaveChoice, SaveMenu } from '../components/save-menu.tsx';
+import { ScheduleModal } from '../components/schedule-modal.tsx';
+import {
+  type BlockCheck,
+  blocksToForms,
+  checkBlock,
+  type DiagramForms,
+  diagramMessages,
+  formsToBlocks,
+  newForm,
+  REQUIRED_BLOCKS,
+} from '../diagram-state.ts';
+import { type DiagramBlockType, type DiagramKind, fromGraph, nextBlockType, toGraph } from '../graph.ts';
+
+export const REDIRECT_DELAY_MS = 2000;
+/** The chosen channel, as the spec keeps it (doc 2 §3.1); cleared after a successful save (§4). */
+export const CHANNEL_STORAGE_KEY = 'impeto.diagram.channel_uuid';
+
+export const listPathOf = (kind: DiagramKind) => (kind === 'campaign' ? '/v2/campaigns' : '/v2/momentums');
+
+/** ?id= (or uuid/ref) edits, &view=1 (or mode=view / viewonly) only shows; without id, a new item. */
+export function DiagramPage({ kind }: { kind: DiagramKind }) {
+  const [params] = useSearchParams();
+  const domainUuid = params.get('domain') ?? '';
+  const id = params.get('id') ?? params.get('uuid') ?? params.get('ref');
+  const viewOnly = params.get('view') === '1' || params.get('mode') === 'view' || params.has('viewonly');
+  const query = useDiagramMomentum(id);
+  const back = withDomain(listPathOf(kind), domainUuid);
+
+  if (id && query.isPending) return <CenteredLoader label="Carregando..." />;
+  if (id && (query.isError || !query.data)) {
+    return (
+      <Alert color="red" icon={<IconAlertTriangle />} title="Não foi possível carregar este item" maw={560}>
+        <Text size="sm" mb="sm">
+          {errorMessage(query.error)}
+        </Text>
+        <Button component={Link} to={back} size="xs" variant="light" color="red">
+          Voltar para a lista
+        </Button>
+      </Alert>
+    );
+  }
+  const item = query.data;
+  if (item && item.status === 'Deleted' && !viewOnly)
+    return <Navigate to={back} replace state={{ error: mm.notFound }} />;
+  // Editing a running item is refused (spec doc 2 §2.2, READINGS A-33).
+  if (item && item.status === 'Active' && !viewOnly)
+    return <Navigate to={back} replace state={{ error: mm.editActive }} />;
+
+  return (
+    <TourProvider enabled={kind === 'momentum' && !item && !viewOnly}>
+      <ReactFlowProvider>
+        <DiagramEditor key={item?.uuid ?? 'new'} kind={kind} domainUuid={domainUuid} item={item} viewOnly={viewOnly} />
+      </ReactFlowProvider>
+    </TourProvider>
+  );
+}
+
+export interface DiagramEditorProps {
+  kind: DiagramKind;
+  domainUuid: string;
+  item?: MomentumItem | undefined;
+  viewOnly?: boolean;
+}
+
+const NO_LOCK: ReadonlySet<DiagramBlockType> = new Set();
+const NON_DRAFT_LOCK: ReadonlySet<DiagramBlockType> = new Set(['filter', 'trigger']);
+
+export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: DiagramEditorProps) {
+  const navigate = useNavigate();
+  const selectedDomain = useSelectedDomain();
+  const siteRoot = selectedDomain?.domain_root ?? '';
+  const host = siteRoot.replace(/^https?:\/\//, '').replace(/\/$/, '');
+  const save = useSaveDiagram();
+  const tourStep = useTourStep();
+
+  const [title, setTitle] = useState(item?.momentum_title ?? '');
+  const [description, setDescription] = useState(item?.momentum_description ?? '');
+  const [forms, setForms] = useState<DiagramForms>(() =>
+    item ? blocksToForms(item.momentums, kind, item.channel_uuid) : {},
+  );
+  const [selected, setSelected] = useState<DiagramBlockType | null>(null);
+  const [showErrors, setShowErrors] = useState(false);
+  const [expanded, setExpanded] = useState(false);
+  const [scheduleOpen, setScheduleOpen] = useState(false);
+  const leaving = useRef(false);
+
+  const mode: PanelMode = viewOnly ? 'view' : item ? 'edit' : 'new';
+  const isDraft = !item || item.status === 'Draft';
+  const locked = item && !isDraft ? NON_DRAFT_LOCK : NO_LOCK;
+  const channelUuid = forms.dispatcher?.channel_uuid ?? '';
+
+  const blocks = useMemo(() => formsToBlocks(forms, kind), [forms, kind]);
+  const checks = useMemo(() => {
+    const out: Partial<Record<DiagramBlockType, BlockCheck>> = {};
+    for (const block of blocks) out[block.type] = checkBlock(block, { channelUuid });
+    return out;
+  }, [blocks, channelUuid]);
+  const invalid = useMemo(
+    () => new Set(blocks.filter((b) => !checks[b.type]?.ok).map((b) => b.type)),
+    [blocks, checks],
+  );
+  const next = viewOnly
+    ? null
+    : nextBlockType(
+        kind,
+        blocks.map((b) => b.type),
+      );
+  const graph = useMemo(
+    () => toGraph(blocks, { selected, next, invalid, readOnly: viewOnly }),
+    [blocks, selected, next, invalid, viewOnly],
+  );
+  const errors = useMemo(() => {
+    const out: Partial<Record<DiagramBlockType, FieldErrors>> = {};
+    for (const [type, check] of Object.entries(checks)) {
+      if (!check.ok) out[type as DiagramBlockType] = check.errors;
+    }
+    return out;
+  }, [checks]);
+  // Field errors show after a save attempt; the A-1 limits show at once (a longer item opened here is red).
+  const shownErrors = useMemo(() => {
+    if (showErrors) return errors;
+    const push = errors.dispatcher;
+    const limits: FieldErrors = {};
+    if (push?.title === diagramMessages.titleTooLong) limits.title = push.title;
+    if (push?.message === diagramMessages.messageTooLong) limits.message = push.message;
+    return Object.keys(limits).length ? { dispatcher: limits } : {};
+  }, [showErrors, errors]);
+
+  useEffect(() => {
+    if (tourStep !== null && tourStep >= 2 && tourStep <= 4) setSelected(null);
+  }, [tourStep]);
+
+  const back = withDomain(listPathOf(kind), domainUuid);
+  const readOnlyPanel = viewOnly;
+
+  const addBlock = (type: DiagramBlockType) => {
+    if (viewOnly || type !== next) return;
+    setForms((f) => ({ ...f, [type]: newForm(type) }));
+    setSelected(type);
+  };
+  const removeBlock = (type: DiagramBlockType) => {
+    setForms((f) => {
+      const { [type]: _removed, ...rest } = f;
+      return rest;
+    });
+    setSelected(null);
+  };
+  const changeForm = <T extends DiagramBlockType>(type: T, form: NonNullable<DiagramForms[T]>) => {
+    setForms((f) => ({ ...f, [type]: form }));
+    if (type === 'dispatcher') {
+      const uuid = (form as NonNullable<DiagramForms['dispatcher']>).channel_uuid;
+      if (uuid && uuid !== channelUuid) writeJson('session', CHANNEL_STORAGE_KEY, uuid);
+    }
+  };
+
+  const warn = (message: string) => notifications.show({ color: 'yellow', title: 'Atenção', message });
+
+  /** The blocks read back from the board, checked; null (with the reason shown) when they cannot be saved. */
+  function collect(choice: SaveChoice | 'keep'): unknown[] | null {
+    const onBoard = fromGraph(graph);
+    const results = onBoard.map((block) => ({ block, check: checkBlock(block, { channelUuid }) }));
+    const push = results.find((r) => r.block.type === 'dispatcher')?.check;
+    const overLimit =
+      push &&
+      !push.ok &&
+      (push.errors.title === diagramMessages.titleTooLong || push.errors.message === diagramMessages.messageTooLong);
+    if (overLimit) {
+      setSelected('dispatcher');
+      warn(
+        push.errors.title === diagramMessages.titleTooLong
+          ? diagramMessages.titleTooLong
+          : diagramMessages.messageTooLong,
+      );
+      return null;
+    }
+    if (choice === 'draft') return results.filter((r) => r.check.ok).map((r) => (r.check as { block: unknown }).block);
+    const missing = REQUIRED_BLOCKS[kind].filter((t) => !onBoard.some((b) => b.type === t));
+    if (missing.length) {
+      warn(mm.blocksRequired(kind));
+      return null;
+    }
+    const failing = results.find((r) => !r.check.ok);
+    if (failing) {
+      setShowErrors(true);
+      setSelected(failing.block.type);
+      warn(mm.incomplete);
+      return null;
+    }
+    return results.map((r) => (r.check as { block: unknown }).block);
+  }
+
+  function submit(choice: SaveChoice | 'keep', scheduledAt: string | null = null) {
+    if (!title.trim()) {
+      warn(mm.titleRequired(kind));
+      return;
+    }
+    const momentums = collect(choice);
+    if (!momentums) return;
+    const status =
+      choice === 'draft' ? 'Draft' : choice === 'schedule' ? 'Paused' : choice === 'now' ? 'Active' : undefined;
+    const body: DiagramSaveBody = {
+      ...(item ? { uuid: item.uuid } : {}),
+      domain_uuid: domainUuid,
+      type: kind,
+      momentum_title: title.trim(),
+      momentum_description: description.trim() || null,
+      ...(status ? { status } : {}),
+      scheduled_at: choice === 'schedule' ? scheduledAt : choice === 'keep' ? (item?.scheduled_at ?? null) : null,
+      channel_uuid: channelUuid || null,
+      momentums,
+      // The diagram has no Cronograma; an edit keeps the one the v2 form set.
+      ...(item?.worktime ? { worktime: item.worktime } : {}),
+    };
+    save.mutate(body, {
+      onSuccess: (answer) => {
+        const fallback =
+          status === 'Draft' ? (item ? mm.draftUpdated : mm.draftSaved) : item ? mm.updated(kind) : mm.created(kind);
+        notifications.show({ color: 'green', title: 'Sucesso', message: answer.message || fallback });
+        removeKey('session', CHANNEL_STORAGE_KEY);
+        setScheduleOpen(false);
+        leaving.current = true;
+        setTimeout(() => navigate(back), REDIRECT_DELAY_MS);
+      },
+      onError: (error) => warn(errorMessage(error)),
+    });
+  }
+
+  const onChoose = (choice: SaveChoice) => {
+    if (choice !== 'schedule') return submit(choice);
+    if (!title.trim()) return warn(mm.titleRequired(kind));
+    if (collect('schedule')) setScheduleOpen(true);
+  };
+
+  const filterBlock = blocks.find((b) => b.type === 'filter');
+  const impact = filterBlock ? (
+    <ImpactIndicator
+      key={JSON.stringify(filterBlock)}
+      domainUuid={domainUuid}
+      getBlocks={() => {
+        const check = checks.filter;
+        if (!check?.ok) return null;
+        return blocks.map((b) => (b.type === 'filter' ? check.block : b));
+      }}
+      onInvalid={() => {
+        setShowErrors(true);
+        setSelected('filter');
+        warn('Complete o filtro para calcular o impacto.');
+      }}
+    />
+  ) : null;
+
+  const boardStyle: CSSProperties = expanded
+    ? { position: 'fixed', inset: 0, zIndex: 190, background: 'var(--mantine-color-gray-0)', padding: 16 }
+    : { height: 'calc(100dvh - 60px - 44px - 2 * var(--mantine-spacing-lg))', minHeight: 560 };
+
+  return (
+    <Stack gap="sm" style={boardStyle} data-expanded={expanded}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <DiagramTitleBlock
+          kind={kind}
+          title={title}
+          description={description}
+          onTitle={setTitle}
+          onDescription={setDescription}
+          titleLocked={!isDraft}
+          readOnly={viewOnly}
+        />
+        <Tooltip label={expanded ? 'Recolher o quadro' : 'Expandir o quadro (esconde o menu lateral)'}>
+          <Button
+            variant="default"
+            size="sm"
+            leftSection={expanded ? <IconArrowsMinimize size={16} /> : <IconArrowsMaximize size={16} />}
+            onClick={() => setExpanded((e) => !e)}
+          >
+            {expanded ? 'Recolher' : 'Expandir'}
+          </Button>
+        </Tooltip>
+      </Group>
+
+      <Group gap="sm" align="stretch" wrap="nowrap" flex={1} mih={0}>
+        <Box
+          flex={1}
+          miw={0}
+          style={{
+            border: '1px solid var(--mantine-color-gray-3)',
+            borderRadius: 'var(--mantine-radius-md)',
+            overflow: 'hidden',
+            background: 'var(--mantine-color-white)',
+          }}
+        >
+          <DiagramCanvas
+            graph={graph}
+            onSelect={setSelected}
+            fitSignature={`${graph.nodes.length}:${expanded}`}
+            topLeft={impact}
+          />
+        </Box>
+        <Box w={460} miw={380} style={{ flexShrink: 0 }}>
+          <BlockPanel
+            kind={kind}
+            mode={mode}
+            forms={forms}
+            next={next}
+            selected={selected}
+            errors={shownErrors}
+            locked={locked}
+            domainUuid={domainUuid}
+            siteRoot={siteRoot}
+            host={host}
+            onSelect={setSelected}
+            onAdd={addBlock}
+            onRemove={removeBlock}
+            onChange={changeForm}
+          />
+        </Box>
+      </Group>
+
+      <Group justify="space-between">
+        <Button component={Link} to={back} variant="default" leftSection={<IconArrowLeft size={16} />}>
+          Voltar
+        </Button>
+        {readOnlyPanel ? (
+          <Button component={Link} to={back} leftSection={<IconCheck size={16} />}>
+            OK
+          </Button>
+        ) : (
+          <TourTarget step={5}>
+            <SaveMenu
+              loading={save.isPending || (save.isSuccess && leaving.current)}
+              onChoose={onChoose}
+              single={Boolean(item && !isDraft)}
+              onSave={() => submit('keep')}
+            />
+          </TourTarget>
+        )}
+      </Group>
+
+      <ScheduleModal
+        kind={kind}
+        opened={scheduleOpen}
+        onClose={() => setScheduleOpen(false)}
+        loading={save.isPending}
+        onSchedule={(iso) => submit('schedule', iso)}
+      />
+    </Stack>
+  );
+}

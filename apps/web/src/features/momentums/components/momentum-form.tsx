@@ -1,0 +1,569 @@
+import {
+  type MomentumItem,
+  type MomentumType,
+  momentumMessages as mm,
+  momentumBlocksSchema,
+  type Worktime,
+} from '@impeto/shared';
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Group,
+  Menu,
+  Modal,
+  Paper,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  IconArrowLeft,
+  IconArrowRight,
+  IconBolt,
+  IconCalendarEvent,
+  IconCalendarStats,
+  IconChevronDown,
+  IconDeviceFloppy,
+  IconFileText,
+  IconFilter,
+  IconFlagCheck,
+  IconLock,
+  IconRocket,
+  IconSend,
+  IconSignature,
+} from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import { type ReactNode, useMemo, useRef, useState } from 'react';
+import { Link, useBlocker, useNavigate } from 'react-router';
+import { isApiError } from '../../../lib/api.ts';
+import { withDomain } from '../../../lib/navigation.ts';
+import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import {
+  blockOf,
+  ChannelEditor,
+  type ChannelState,
+  channelFromBlock,
+  checkDispatcher,
+  checkFilter,
+  checkFinish,
+  checkTrigger,
+  checkWorktime,
+  emptyChannel,
+  emptyFilter,
+  emptyFinish,
+  emptyTrigger,
+  emptyWorktime,
+  type FieldErrors,
+  FilterEditor,
+  type FilterState,
+  FinishEditor,
+  type FinishState,
+  filterFromBlock,
+  finishFromBlock,
+  fromZonedInput,
+  isWorktimeSet,
+  TriggerEditor,
+  type TriggerState,
+  triggerFromBlock,
+  WorktimeEditor,
+  type WorktimeState,
+  worktimeFromItem,
+} from '../../blocks/index.ts';
+import { type MomentumBody, useSaveMomentum } from '../api/save-momentum.ts';
+import { displayStatus, listPath, NOUN, STATUS_COLORS, statusLabel } from './momentum-status.ts';
+import { MomentumSummary } from './momentum-summary.tsx';
+import { ScheduleModal } from './schedule-modal.tsx';
+
+export const REDIRECT_DELAY_MS = 2000;
+export const ASK_DRAFT_NEW = 'Gostaria de salvar como rascunho?';
+export const ASK_DRAFT_EDIT = 'Deseja salvar as alterações?';
+
+interface FormState {
+  title: string;
+  description: string;
+  filter: FilterState;
+  trigger: TriggerState;
+  worktime: WorktimeState;
+  channel: ChannelState;
+  finish: FinishState;
+}
+type SectionErrors = {
+  title?: string;
+  filter?: FieldErrors;
+  trigger?: FieldErrors;
+  worktime?: FieldErrors;
+  channel?: FieldErrors;
+  finish?: FieldErrors;
+};
+
+const initialState = (item: MomentumItem | undefined): FormState =>
+  item
+    ? {
+        title: item.momentum_title,
+        description: item.momentum_description ?? '',
+        filter: filterFromBlock(blockOf(item.momentums, 'filter')),
+        trigger: triggerFromBlock(blockOf(item.momentums, 'trigger')),
+        worktime: worktimeFromItem(item.worktime),
+        channel: channelFromBlock(blockOf(item.momentums, 'dispatcher'), item.channel_uuid),
+        finish: finishFromBlock(blockOf(item.momentums, 'finish')),
+      }
+    : {
+        title: '',
+        description: '',
+        filter: emptyFilter(),
+        trigger: emptyTrigger(),
+        worktime: emptyWorktime(),
+        channel: emptyChannel(),
+        finish: emptyFinish(),
+      };
+
+const toWorktime = (w: WorktimeState): Worktime | null =>
+  isWorktimeSet(w) ? { weekdays: w.weekdays, start_at: w.start_at, stop_at: w.stop_at } : null;
+
+function Section({
+  n,
+  icon,
+  title,
+  description,
+  locked,
+  children,
+}: {
+  n: number;
+  icon: ReactNode;
+  title: string;
+  description?: string;
+  locked?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Paper withBorder radius="lg" p="lg" component="section" aria-label={title}>
+      <Group gap="sm" mb="md" wrap="nowrap" align="flex-start">
+        <ThemeIcon size={36} radius="md" variant="light">
+          {icon}
+        </ThemeIcon>
+        <Box style={{ flex: 1 }}>
+          <Group gap={8}>
+            <Text size="xs" c="dimmed" fw={700}>
+              {String(n).padStart(2, '0')}
+            </Text>
+            <Title order={4}>{title}</Title>
+            {locked ? (
+              <Badge size="sm" variant="light" color="gray" leftSection={<IconLock size={11} />}>
+                Bloqueado
+              </Badge>
+            ) : null}
+          </Group>
+          {description ? (
+            <Text size="sm" c="dimmed">
+              {description}
+            </Text>
+          ) : null}
+        </Box>
+      </Group>
+      {children}
+    </Paper>
+  );
+}
+
+export interface MomentumFormProps {
+  type: MomentumType;
+  domainUuid: string;
+  siteRoot: string;
+  item?: MomentumItem;
+}
+
+/** The v2 create/edit form: sections, then a Resumo with the save choices (spec doc 2 §2.3). */
+export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormProps) {
+  const navigate = useNavigate();
+  const save = useSaveMomentum();
+  const isMomentum = type === 'momentum';
+  const isDraft = item?.status === 'Draft';
+  const isNew = !item;
+  /** An existing non-draft item keeps its title, filter and trigger (READINGS A-33). */
+  const locked = Boolean(item) && !isDraft;
+  const initial = useMemo(() => initialState(item), [item]);
+  const [state, setState] = useState<FormState>(initial);
+  const [errors, setErrors] = useState<SectionErrors>({});
+  const [step, setStep] = useState<'form' | 'summary'>('form');
+  const [scheduleOpen, setScheduleOpen] = useState(false);
+  const [blocks, setBlocks] = useState<unknown[]>([]);
+  const leaving = useRef(false);
+  const host = (() => {
+    try {
+      return new URL(siteRoot).host;
+    } catch {
+      return siteRoot;
+    }
+  })();
+  const noun = NOUN[type];
+
+  const dirty = JSON.stringify(state) !== JSON.stringify(initial);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      (isNew || isDraft) && dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
+  );
+
+  /** Editing a section clears its errors; the next Seguir checks it again. */
+  const set =
+    <K extends keyof FormState>(key: K) =>
+    (value: FormState[K]) => {
+      setState((s) => ({ ...s, [key]: value }));
+      if (key !== 'description') setErrors((e) => (e[key as keyof SectionErrors] ? { ...e, [key]: undefined } : e));
+    };
+
+  /** Every section through the shared schemas; the blocks in order filter, trigger, dispatcher, finish. */
+  function validateAll(): { ok: true; blocks: unknown[] } | { ok: false } {
+    const next: SectionErrors = {};
+    const out: unknown[] = [];
+    if (!state.title.trim()) next.title = mm.titleRequired(type);
+    const original = (t: string) => blockOf(item?.momentums, t);
+
+    if (locked && original('filter')) out.push(original('filter'));
+    else {
+      const f = checkFilter(state.filter);
+      if (f.ok) out.push(f.block);
+      else next.filter = f.errors;
+    }
+    if (isMomentum) {
+      if (locked && original('trigger')) out.push(original('trigger'));
+      else {
+        const t = checkTrigger(state.trigger);
+        if (t.ok) out.push(t.block);
+        else next.trigger = t.errors;
+      }
+    }
+    const w = checkWorktime(state.worktime);
+    if (!w.ok) next.worktime = w.errors;
+    const d = checkDispatcher(state.channel);
+    const channelErrors: FieldErrors = d.ok ? {} : { ...d.errors };
+    if (!state.channel.channel_uuid) channelErrors.channel_uuid = 'Escolha um canal.';
+    if (Object.keys(channelErrors).length) next.channel = channelErrors;
+    else if (d.ok) out.push(d.block);
+    if (isMomentum && state.finish.enabled) {
+      const fin = checkFinish(state.finish);
+      if (!fin.ok) next.finish = fin.errors;
+      else if (dayjs(fromZonedInput(state.finish.value)).isBefore(dayjs())) next.finish = { value: mm.finishPast };
+      else out.push(fin.block);
+    }
+    setErrors(next);
+    if (Object.keys(next).length) return { ok: false };
+    const parsed = momentumBlocksSchema.safeParse(out);
+    return parsed.success ? { ok: true, blocks: parsed.data } : { ok: false };
+  }
+
+  /** A draft keeps whatever sections are valid now. */
+  function draftBlocks(): unknown[] {
+    const out: unknown[] = [];
+    const f = checkFilter(state.filter);
+    if (f.ok) out.push(f.block);
+    if (isMomentum && state.trigger.filter) {
+      const t = checkTrigger(state.trigger);
+      if (t.ok) out.push(t.block);
+    }
+    const d = checkDispatcher(state.channel);
+    if (d.ok) out.push(d.block);
+    if (isMomentum && state.finish.enabled) {
+      const fin = checkFinish(state.finish);
+      if (fin.ok) out.push(fin.block);
+    }
+    return out;
+  }
+
+  const bodyOf = (momentums: unknown[], extra: Partial<MomentumBody>, worktimeOk: boolean): MomentumBody => ({
+    domain_uuid: domainUuid,
+    type,
+    momentum_title: state.title.trim(),
+    momentum_description: state.description.trim() || null,
+    channel_uuid: state.channel.channel_uuid || null,
+    momentums,
+    worktime: worktimeOk ? toWorktime(state.worktime) : null,
+    ...(item ? { uuid: item.uuid } : {}),
+    ...extra,
+  });
+
+  const failed = (error: unknown) =>
+    notifyError(isApiError(error) && error.message && error.status !== 0 ? error.message : mm.saveFailed);
+
+  const submit = (extra: Partial<MomentumBody>) =>
+    save.mutate(bodyOf(blocks, extra, true), {
+      onSuccess: (answer) => {
+        const draft = extra.status === 'Draft';
+        notifySuccess(
+          answer.message ||
+            (draft ? (isDraft ? mm.draftUpdated : mm.draftSaved) : item ? mm.updated(type) : mm.created(type)),
+        );
+        leaving.current = true;
+        setScheduleOpen(false);
+        setTimeout(() => navigate(withDomain(listPath(type), domainUuid)), REDIRECT_DELAY_MS);
+      },
+      onError: failed,
+    });
+
+  const saveDraftAndLeave = () => {
+    if (!state.title.trim()) {
+      setErrors((e) => ({ ...e, title: mm.titleRequired(type) }));
+      notifyError(mm.titleRequired(type));
+      blocker.reset?.();
+      return;
+    }
+    const worktimeOk = checkWorktime(state.worktime).ok;
+    save.mutate(bodyOf(draftBlocks(), { status: 'Draft', scheduled_at: null }, worktimeOk), {
+      onSuccess: (answer) => {
+        notifySuccess(answer.message || (isDraft ? mm.draftUpdated : mm.draftSaved));
+        leaving.current = true;
+        blocker.proceed?.();
+      },
+      onError: (error) => {
+        failed(error);
+        blocker.reset?.();
+      },
+    });
+  };
+
+  const next = () => {
+    const result = validateAll();
+    if (!result.ok) {
+      notifications.show({ color: 'yellow', title: 'Atenção', message: mm.incomplete });
+      try {
+        window.scrollTo({ top: 0, behavior: 'smooth' });
+      } catch {
+        // jsdom has no scrolling.
+      }
+      return;
+    }
+    setBlocks(result.blocks);
+    setStep('summary');
+    try {
+      window.scrollTo({ top: 0 });
+    } catch {
+      // jsdom has no scrolling.
+    }
+  };
+
+  const header = (
+    <Group justify="space-between" mb="lg" align="flex-start" wrap="wrap">
+      <Stack gap={4}>
+        <Button
+          component={Link}
+          to={withDomain(listPath(type), domainUuid)}
+          variant="subtle"
+          size="compact-sm"
+          leftSection={<IconArrowLeft size={14} />}
+          w="fit-content"
+          px={4}
+        >
+          {noun.title}
+        </Button>
+        <Title order={2}>
+          {isNew ? (type === 'campaign' ? 'Nova campanha' : 'Novo momentum') : isDraft ? 'Editar rascunho' : 'Editar'}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {step === 'form' ? 'Preencha as seções e siga para o resumo.' : 'Confira o resumo antes de salvar.'}
+        </Text>
+      </Stack>
+      {item ? (
+        <Badge size="lg" variant="light" color={STATUS_COLORS[displayStatus(item)]}>
+          {statusLabel(item)}
+        </Badge>
+      ) : null}
+    </Group>
+  );
+
+  const leaveModal = (
+    <Modal
+      opened={blocker.state === 'blocked'}
+      onClose={() => blocker.reset?.()}
+      title={isNew ? ASK_DRAFT_NEW : ASK_DRAFT_EDIT}
+      size="sm"
+    >
+      <Text size="sm" mb="lg">
+        {isNew
+          ? 'Você preencheu parte do formulário. Salve como rascunho para continuar depois.'
+          : 'As alterações deste rascunho ainda não foram salvas.'}
+      </Text>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={() => blocker.proceed?.()} disabled={save.isPending}>
+          Não
+        </Button>
+        <Button onClick={saveDraftAndLeave} loading={save.isPending}>
+          Sim
+        </Button>
+      </Group>
+    </Modal>
+  );
+
+  if (step === 'summary') {
+    return (
+      <>
+        {header}
+        <MomentumSummary
+          type={type}
+          title={state.title.trim()}
+          description={state.description.trim()}
+          blocks={blocks}
+          worktime={toWorktime(state.worktime)}
+          siteRoot={siteRoot}
+          updatedAt={item?.updated_at}
+          scheduledAt={item?.scheduled_at}
+        />
+        <Group justify="space-between" mt="lg">
+          <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={() => setStep('form')}>
+            Voltar
+          </Button>
+          {locked ? (
+            <Button leftSection={<IconDeviceFloppy size={16} />} loading={save.isPending} onClick={() => submit({})}>
+              Salvar
+            </Button>
+          ) : (
+            <Menu position="top-end" shadow="md" width={240}>
+              <Menu.Target>
+                <Button
+                  rightSection={<IconChevronDown size={16} />}
+                  leftSection={<IconSend size={16} />}
+                  loading={save.isPending}
+                >
+                  Planejar campanha
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item
+                  leftSection={<IconRocket size={16} />}
+                  onClick={() => submit({ status: 'Active', scheduled_at: null })}
+                >
+                  Imediato
+                </Menu.Item>
+                <Menu.Item leftSection={<IconCalendarEvent size={16} />} onClick={() => setScheduleOpen(true)}>
+                  Agendamento
+                </Menu.Item>
+                <Menu.Divider />
+                <Menu.Item
+                  leftSection={<IconFileText size={16} />}
+                  onClick={() => submit({ status: 'Draft', scheduled_at: null })}
+                >
+                  Rascunho
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          )}
+        </Group>
+        <ScheduleModal
+          opened={scheduleOpen}
+          onClose={() => setScheduleOpen(false)}
+          title={type === 'campaign' ? 'Agendar campanha' : 'Agendar momentum'}
+          loading={save.isPending}
+          onSchedule={(iso) => submit({ status: 'Paused', scheduled_at: iso })}
+        />
+        {leaveModal}
+      </>
+    );
+  }
+
+  let n = 0;
+  return (
+    <>
+      {header}
+      {locked ? (
+        <Alert color="gray" icon={<IconLock />} mb="md" variant="light">
+          Este item já foi publicado: o título, os filtros e os gatilhos não podem ser alterados.
+        </Alert>
+      ) : null}
+      <Stack gap="lg">
+        <Section n={++n} icon={<IconSignature size={20} />} title="Título" locked={locked}>
+          <Stack gap="sm">
+            <TextInput
+              label="Título"
+              placeholder={type === 'campaign' ? 'Ex.: Black Friday — aviso de ofertas' : 'Ex.: Carrinho abandonado'}
+              value={state.title}
+              maxLength={120}
+              onChange={(e) => set('title')(e.currentTarget.value)}
+              error={errors.title}
+              disabled={locked}
+              withAsterisk
+            />
+            <Textarea
+              label="Descrição"
+              placeholder="Opcional: para que serve este envio"
+              autosize
+              minRows={2}
+              maxLength={2000}
+              value={state.description}
+              onChange={(e) => set('description')(e.currentTarget.value)}
+            />
+          </Stack>
+        </Section>
+        <Section
+          n={++n}
+          icon={<IconFilter size={20} />}
+          title="Filtros"
+          description="Quem recebe: até duas condições sobre os visitantes."
+          locked={locked}
+        >
+          <FilterEditor
+            domainUuid={domainUuid}
+            value={state.filter}
+            onChange={set('filter')}
+            errors={errors.filter}
+            disabled={locked}
+          />
+        </Section>
+        {isMomentum ? (
+          <Section
+            n={++n}
+            icon={<IconBolt size={20} />}
+            title="Gatilhos"
+            description="Quando enviar: o comportamento que dispara a mensagem."
+            locked={locked}
+          >
+            <TriggerEditor
+              domainUuid={domainUuid}
+              host={host}
+              value={state.trigger}
+              onChange={set('trigger')}
+              errors={errors.trigger}
+              disabled={locked}
+            />
+          </Section>
+        ) : null}
+        <Section
+          n={++n}
+          icon={<IconCalendarStats size={20} />}
+          title="Cronograma"
+          description="Opcional: limite os envios a dias e horários."
+        >
+          <WorktimeEditor value={state.worktime} onChange={set('worktime')} errors={errors.worktime} />
+        </Section>
+        <Section
+          n={++n}
+          icon={<IconSend size={20} />}
+          title="Canal"
+          description="A notificação push que o visitante recebe."
+        >
+          <ChannelEditor
+            domainUuid={domainUuid}
+            siteRoot={siteRoot}
+            value={state.channel}
+            onChange={set('channel')}
+            errors={errors.channel}
+          />
+        </Section>
+        {isMomentum ? (
+          <Section n={++n} icon={<IconFlagCheck size={20} />} title="Finalização" description="Opcional: quando parar.">
+            <FinishEditor value={state.finish} onChange={set('finish')} errors={errors.finish} />
+          </Section>
+        ) : null}
+      </Stack>
+      <Group justify="flex-end" mt="lg">
+        <Button size="md" rightSection={<IconArrowRight size={16} />} onClick={next}>
+          Seguir
+        </Button>
+      </Group>
+      {leaveModal}
+    </>
+  );
+}

@@ -1,0 +1,174 @@
+import type { MomentumType } from '@impeto/shared';
+import { Alert, Badge, Button, EmptyState, Group, Paper, Skeleton, Table, Tabs, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle, IconPlus, IconSearch, IconSpeakerphone } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import { withDomain } from '../../../lib/navigation.ts';
+import { notifyError } from '../../../lib/notify.ts';
+import { useMomentums } from '../api/list-momentums.ts';
+import { MomentumRow } from './momentum-row.tsx';
+import { formPath, itemsOfTab, NOUN, TABS, type TabValue, tabCounts, tabOf } from './momentum-status.ts';
+
+const COLUMNS = ['#', 'Título', 'Status', 'Canal', 'Agendado para', 'Criado em', 'Atualizado em', 'Ações'];
+
+const EMPTY: Record<TabValue, (many: string) => string> = {
+  todos: (many) => `Você ainda não criou ${many}.`,
+  ativos: (many) => `Nenhum item ativo em ${many}.`,
+  agendados: () => 'Nada agendado por enquanto.',
+  pausados: () => 'Nenhum item pausado.',
+  rascunhos: () => 'Nenhum rascunho salvo.',
+  removidos: () => 'Nenhum item removido.',
+  concluidos: () => 'Nenhum item concluído ainda.',
+};
+
+/** The v2 list of momentums or campaigns: tabs and search live in the URL (?tab=, ?q=). */
+export function MomentumList({ type }: { type: MomentumType }) {
+  const [params, setParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const domainUuid = params.get('domain') ?? '';
+  const tab = tabOf(params.get('tab'));
+  const search = params.get('q') ?? '';
+  const query = useMomentums(domainUuid, type);
+  const noun = NOUN[type];
+
+  const stateError = (location.state as { error?: string } | null)?.error;
+  useEffect(() => {
+    if (!stateError) return;
+    notifyError(stateError);
+    navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
+  }, [stateError, navigate, location.pathname, location.search]);
+
+  const setParam = (key: string, value: string) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (value) next.set(key, value);
+        else next.delete(key);
+        return next;
+      },
+      { replace: key === 'q' },
+    );
+
+  const items = query.data ?? [];
+  const counts = tabCounts(items);
+  const needle = search.trim().toLocaleLowerCase('pt-BR');
+  const rows = itemsOfTab(items, tab.value).filter(
+    (item) => !needle || item.momentum_title.toLocaleLowerCase('pt-BR').includes(needle),
+  );
+  const createLink = withDomain(formPath(type), domainUuid);
+
+  return (
+    <>
+      <PageHeader
+        title={noun.title}
+        description={
+          type === 'campaign'
+            ? 'Envios para um público filtrado, imediatos ou agendados.'
+            : 'Mensagens disparadas pelo comportamento dos visitantes do seu site.'
+        }
+        actions={
+          <Button component={Link} to={createLink} leftSection={<IconPlus size={16} />}>
+            {type === 'campaign' ? 'Criar campanha' : 'Criar momentum'}
+          </Button>
+        }
+      />
+      <Paper withBorder radius="lg" p={0}>
+        <Group justify="space-between" px="md" pt="sm" wrap="wrap" gap="sm">
+          <Tabs value={tab.value} onChange={(v) => setParam('tab', v === 'todos' ? '' : (v ?? ''))} variant="default">
+            <Tabs.List style={{ flexWrap: 'wrap' }}>
+              {TABS.map((t) => (
+                <Tabs.Tab
+                  key={t.value}
+                  value={t.value}
+                  rightSection={
+                    <Badge
+                      size="sm"
+                      variant={t.value === tab.value ? 'filled' : 'light'}
+                      color={t.value === tab.value ? 'brand' : 'gray'}
+                      circle={counts[t.value] < 10}
+                    >
+                      {query.isPending ? '·' : counts[t.value]}
+                    </Badge>
+                  }
+                >
+                  {t.label}
+                </Tabs.Tab>
+              ))}
+            </Tabs.List>
+          </Tabs>
+          <TextInput
+            aria-label="Buscar por título"
+            placeholder="Buscar por título"
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(e) => setParam('q', e.currentTarget.value)}
+            w={{ base: '100%', sm: 260 }}
+            mb="xs"
+          />
+        </Group>
+        {query.isError ? (
+          <Alert color="red" icon={<IconAlertTriangle />} m="md" title={`Não foi possível carregar ${noun.many}`}>
+            <Text size="sm" mb="sm">
+              {errorMessage(query.error)}
+            </Text>
+            <Button size="xs" variant="light" color="red" onClick={() => query.refetch()}>
+              Tentar novamente
+            </Button>
+          </Alert>
+        ) : !query.isPending && rows.length === 0 ? (
+          <EmptyState
+            py={56}
+            variant="light"
+            icon={<IconSpeakerphone />}
+            title={needle ? 'Nenhum resultado' : EMPTY[tab.value](noun.many)}
+            description={
+              needle
+                ? `Nenhum título contém "${search.trim()}" nesta aba.`
+                : tab.value === 'todos'
+                  ? `Crie ${type === 'campaign' ? 'sua primeira campanha' : 'seu primeiro momentum'} para começar a engajar seus visitantes.`
+                  : 'Os itens aparecem aqui conforme o status muda.'
+            }
+          >
+            {tab.value === 'todos' && !needle ? (
+              <EmptyState.Actions>
+                <Button component={Link} to={createLink} leftSection={<IconPlus size={16} />}>
+                  {type === 'campaign' ? 'Criar campanha' : 'Criar momentum'}
+                </Button>
+              </EmptyState.Actions>
+            ) : null}
+          </EmptyState>
+        ) : (
+          <Table.ScrollContainer minWidth={1000}>
+            <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover aria-label={noun.title}>
+              <Table.Thead>
+                <Table.Tr>
+                  {COLUMNS.map((c) => (
+                    <Table.Th key={c} fz="xs" tt="uppercase" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                      {c}
+                    </Table.Th>
+                  ))}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {query.isPending
+                  ? [0, 1, 2, 3].map((r) => (
+                      <Table.Tr key={r} aria-hidden data-testid="row-skeleton">
+                        {COLUMNS.map((c) => (
+                          <Table.Td key={c}>
+                            <Skeleton height={14} radius="sm" />
+                          </Table.Td>
+                        ))}
+                      </Table.Tr>
+                    ))
+                  : rows.map((item, i) => <MomentumRow key={item.uuid} item={item} index={i} />)}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Paper>
+    </>
+  );
+}

@@ -1,0 +1,208 @@
+import { type MomentumItem, momentumMessages as mm } from '@impeto/shared';
+import { ActionIcon, Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconEye, IconPencil, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { isApiError } from '../../../lib/api.ts';
+import { useDomainNavigate } from '../../../lib/navigation.ts';
+import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { formatZoned } from '../../blocks/index.ts';
+import { useChangeMomentumStatus } from '../api/change-momentum-status.ts';
+import { useRemoveMomentum } from '../api/remove-momentum.ts';
+import {
+  channelLabel,
+  displayStatus,
+  formPath,
+  isValidDate,
+  rowActions,
+  STATUS_COLORS,
+  scheduleMarker,
+  statusLabel,
+} from './momentum-status.ts';
+
+const statusError = (error: unknown) => (isApiError(error) && error.status === 0 ? mm.requestFailed : mm.statusFailed);
+
+function Action({
+  label,
+  icon,
+  color,
+  onClick,
+  loading,
+}: {
+  label: string;
+  icon: ReactNode;
+  color?: string;
+  onClick: () => void;
+  loading?: boolean;
+}) {
+  return (
+    <Tooltip label={label.split(' ')[0]} withArrow>
+      <ActionIcon variant="subtle" color={color ?? 'gray'} aria-label={label} onClick={onClick} loading={loading}>
+        {icon}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+export function ScheduleCell({ value }: { value: string | null }) {
+  if (!isValidDate(value))
+    return (
+      <Text size="sm" c="dimmed">
+        —
+      </Text>
+    );
+  const marker = scheduleMarker(value);
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatZoned(value)}
+      </Text>
+      <Badge
+        size="sm"
+        radius="sm"
+        style={{ minWidth: 'max-content', overflow: 'visible' }}
+        variant={marker === 'HOJE!' ? 'filled' : 'light'}
+        color={marker === 'HOJE!' ? 'orange' : marker === '✓' ? 'teal' : 'blue'}
+        aria-label={`Marcador ${marker}`}
+      >
+        {marker}
+      </Badge>
+    </Group>
+  );
+}
+
+export function MomentumRow({ item, index }: { item: MomentumItem; index: number }) {
+  const navigate = useDomainNavigate();
+  const status = useChangeMomentumStatus();
+  const remove = useRemoveMomentum();
+  const actions = rowActions(item);
+  const title = item.momentum_title || 'Sem título';
+  const path = formPath(item.type);
+
+  const change = (next: 'Active' | 'Paused') =>
+    status.mutate(
+      { uuid: item.uuid, status: next },
+      {
+        onSuccess: (answer) => notifySuccess(answer.message || (next === 'Active' ? mm.started : mm.paused)),
+        onError: (error) => notifyError(statusError(error)),
+      },
+    );
+
+  const edit = () => {
+    if (item.status === 'Active') notifyError(mm.editActive);
+    else navigate(`${path}?id=${item.uuid}`);
+  };
+
+  const confirmRemove = () =>
+    modals.openConfirmModal({
+      title: 'Remover',
+      children: (
+        <Text size="sm">
+          Deseja realmente remover <b>{title}</b>? Ele deixará de ser enviado e irá para a aba Removidos.
+        </Text>
+      ),
+      labels: { confirm: 'Confirmar', cancel: 'Cancelar' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        remove.mutate(item.uuid, {
+          onSuccess: (answer) => notifySuccess(answer.message || mm.removed),
+          onError: () => notifyError(mm.removeFailed),
+        }),
+    });
+
+  const busy = status.isPending || remove.isPending;
+  return (
+    <Table.Tr style={{ opacity: busy ? 0.6 : 1 }}>
+      <Table.Td>
+        <Text size="sm" c="dimmed">
+          {index + 1}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Stack gap={0} maw={280}>
+          <Text size="sm" fw={600} truncate title={title}>
+            {title}
+          </Text>
+          {item.momentum_description ? (
+            <Text size="xs" c="dimmed" truncate>
+              {item.momentum_description}
+            </Text>
+          ) : null}
+        </Stack>
+      </Table.Td>
+      <Table.Td>
+        <Badge
+          variant="light"
+          radius="sm"
+          color={STATUS_COLORS[displayStatus(item)]}
+          style={{ minWidth: 'max-content', overflow: 'visible' }}
+        >
+          {statusLabel(item)}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" ff="monospace" fz="xs" fw={600} c="dimmed">
+          {channelLabel(item)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <ScheduleCell value={item.scheduled_at} />
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatZoned(item.created_at)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatZoned(item.updated_at)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        {item.status === 'Deleted' ? (
+          <Text size="xs" c="dimmed">
+            —
+          </Text>
+        ) : (
+          <Group gap={2} wrap="nowrap">
+            {actions.pause ? (
+              <Action
+                label={`Pausar ${title}`}
+                icon={<IconPlayerPause size={17} />}
+                color="yellow"
+                onClick={() => change('Paused')}
+                loading={status.isPending}
+              />
+            ) : null}
+            {actions.start ? (
+              <Action
+                label={`Iniciar ${title}`}
+                icon={<IconPlayerPlay size={17} />}
+                color="green"
+                onClick={() => change('Active')}
+                loading={status.isPending}
+              />
+            ) : null}
+            {actions.view ? (
+              <Action
+                label={`Visualizar ${title}`}
+                icon={<IconEye size={17} />}
+                onClick={() => navigate(`${path}?id=${item.uuid}&view=1`)}
+              />
+            ) : null}
+            {actions.edit ? <Action label={`Editar ${title}`} icon={<IconPencil size={17} />} onClick={edit} /> : null}
+            {actions.remove ? (
+              <Action
+                label={`Remover ${title}`}
+                icon={<IconTrash size={17} />}
+                color="red"
+                onClick={confirmRemove}
+                loading={remove.isPending}
+              />
+            ) : null}
+          </Group>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}

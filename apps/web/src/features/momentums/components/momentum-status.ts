@@ -1,0 +1,81 @@
+import { type MomentumItem, type MomentumStatus, type MomentumType, STATUS_LABELS } from '@impeto/shared';
+import dayjs from 'dayjs';
+import { inAppZone } from '../../blocks/index.ts';
+
+export type DisplayStatus = MomentumStatus | 'Scheduled';
+
+/** Paused with scheduled_at is counted and shown as Agendado (spec doc 2 §4). */
+export const displayStatus = (item: Pick<MomentumItem, 'status' | 'scheduled_at'>): DisplayStatus =>
+  item.status === 'Paused' && item.scheduled_at ? 'Scheduled' : item.status;
+
+export const statusLabel = (item: Pick<MomentumItem, 'status' | 'scheduled_at'>) => STATUS_LABELS[displayStatus(item)];
+
+export const STATUS_COLORS: Record<DisplayStatus, string> = {
+  Active: 'green',
+  Scheduled: 'blue',
+  Paused: 'yellow',
+  Draft: 'gray',
+  Deleted: 'red',
+  Done: 'teal',
+};
+
+/** The v2 tabs, their URL values and what each lists (READINGS A-4, A-27). */
+export const TABS = [
+  { value: 'todos', label: 'Todos', matches: (s: DisplayStatus) => s !== 'Deleted' },
+  { value: 'ativos', label: 'Ativos', matches: (s: DisplayStatus) => s === 'Active' },
+  { value: 'agendados', label: 'Agendados', matches: (s: DisplayStatus) => s === 'Scheduled' },
+  { value: 'pausados', label: 'Pausados', matches: (s: DisplayStatus) => s === 'Paused' },
+  { value: 'rascunhos', label: 'Rascunhos', matches: (s: DisplayStatus) => s === 'Draft' },
+  { value: 'removidos', label: 'Removidos', matches: (s: DisplayStatus) => s === 'Deleted' },
+  { value: 'concluidos', label: 'Concluídos', matches: (s: DisplayStatus) => s === 'Done' },
+] as const;
+export type TabValue = (typeof TABS)[number]['value'];
+
+export const tabOf = (value: string | null): (typeof TABS)[number] => TABS.find((t) => t.value === value) ?? TABS[0];
+
+export const itemsOfTab = (items: MomentumItem[], tab: TabValue) => {
+  const { matches } = tabOf(tab);
+  return items.filter((item) => matches(displayStatus(item)));
+};
+
+export const tabCounts = (items: MomentumItem[]) =>
+  Object.fromEntries(TABS.map((t) => [t.value, itemsOfTab(items, t.value).length])) as Record<TabValue, number>;
+
+/** 'CELL_NOTIFICATION' → 'CELL' (READINGS A-28). */
+export const channelLabel = (item: Pick<MomentumItem, 'channels'>) =>
+  item.channels?.channel_type ? (item.channels.channel_type.split('_')[0] ?? '—') : '—';
+
+/**
+ * The schedule column's marker, by calendar days in America/Sao_Paulo: HOJE! on the same day, 'Nd' for
+ * days ahead, ✓ when past (spec doc 2 §2.2).
+ */
+export function scheduleMarker(scheduledAt: string, now: Date = new Date()): string {
+  const days = inAppZone(scheduledAt).startOf('day').diff(inAppZone(now).startOf('day'), 'day');
+  if (days === 0) return 'HOJE!';
+  return days > 0 ? `${days}d` : '✓';
+}
+
+export const isValidDate = (value: string | null | undefined): value is string =>
+  Boolean(value && dayjs(value).isValid());
+
+/** Which row actions each status offers (spec doc 2 §2.2, READINGS A-32, A-34). */
+export function rowActions(item: Pick<MomentumItem, 'status' | 'scheduled_at'>) {
+  const s = displayStatus(item);
+  if (s === 'Deleted') return { pause: false, start: false, view: false, edit: false, remove: false };
+  return {
+    pause: s === 'Active',
+    start: s === 'Paused' || s === 'Scheduled' || s === 'Done',
+    view: true,
+    edit: true,
+    remove: true,
+  };
+}
+
+export const NOUN: Record<MomentumType, { one: string; many: string; title: string }> = {
+  momentum: { one: 'momentum', many: 'momentums', title: 'Momentums' },
+  campaign: { one: 'campanha', many: 'campanhas', title: 'Campanhas' },
+  dcm: { one: 'conteúdo', many: 'conteúdos', title: 'GCD' },
+};
+
+export const listPath = (type: MomentumType) => (type === 'campaign' ? '/v2/campaigns' : '/v2/momentums');
+export const formPath = (type: MomentumType) => (type === 'campaign' ? '/v2/campaign/create' : '/v2/momentum/create');
