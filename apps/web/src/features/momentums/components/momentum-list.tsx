@@ -1,6 +1,6 @@
 import type { MomentumType } from '@impeto/shared';
 import { Alert, Badge, Button, EmptyState, Group, Paper, Skeleton, Table, Tabs, Text, TextInput } from '@mantine/core';
-import { IconAlertTriangle, IconPlus, IconSearch, IconSpeakerphone } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPlus, IconSearch, IconSitemap, IconSpeakerphone } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
@@ -70,9 +70,19 @@ export function MomentumList({ type }: { type: MomentumType }) {
             : 'Mensagens disparadas pelo comportamento dos visitantes do seu site.'
         }
         actions={
-          <Button component={Link} to={createLink} leftSection={<IconPlus size={16} />}>
-            {type === 'campaign' ? 'Criar campanha' : 'Criar momentum'}
-          </Button>
+          <Group gap="sm">
+            <Button
+              component={Link}
+              to={withDomain(type === 'campaign' ? '/campaign/diagram' : '/momentum/diagram', domainUuid)}
+              variant="light"
+              leftSection={<IconSitemap size={16} />}
+            >
+              Criar no diagrama
+            </Button>
+            <Button component={Link} to={createLink} leftSection={<IconPlus size={16} />}>
+              {type === 'campaign' ? 'Criar campanha' : 'Criar momentum'}
+            </Button>
+          </Group>
         }
       />
       <Paper withBorder radius="lg" p={0}>
