@@ -55,8 +55,19 @@ export function isPublicPushEndpoint(endpoint: string, allowPrivate: boolean) {
 }
 
 export function collectRoutes(ctx: AppContext, ingestor: Ingestor) {
-  // Most traffic comes from a few browser builds: parse each user agent once.
+  // Most traffic comes from a few browser builds: parse and bot-check each user agent once.
   const devices = new Map<string, DeviceInfo>();
+  const bots = new Map<string, boolean>();
+  const isBot = (ua: string | undefined) => {
+    if (!ua) return true;
+    let bot = bots.get(ua);
+    if (bot === undefined) {
+      bot = isBotAgent(ua);
+      if (bots.size > 2000) bots.clear();
+      bots.set(ua, bot);
+    }
+    return bot;
+  };
   const deviceOf = (ua: string) => {
     let device = devices.get(ua);
     if (!device) {
@@ -125,7 +136,7 @@ export function collectRoutes(ctx: AppContext, ingestor: Ingestor) {
           throw new AppError('FOREIGN_ORIGIN', 403, collectMessages.foreignOrigin);
         }
         const ua = request.headers['user-agent'];
-        if (isBotAgent(ua)) return reply.code(202).send({ accepted: 0, rejected: [], onsite: [], bot: true });
+        if (isBot(ua)) return reply.code(202).send({ accepted: 0, rejected: [], onsite: [], bot: true });
 
         const accepted: CollectEvent[] = [];
         const rejected: { index: number; message: string }[] = [];
