@@ -18,12 +18,12 @@ export interface IncomingEvent {
   receivedAt: Date;
 }
 
-const FLUSH_EVENTS = 500;
+const FLUSH_EVENTS = 5000;
 /** Above this many waiting events the collector answers 503 instead of growing memory without bound. */
-export const MAX_QUEUED_EVENTS = 20_000;
+export const MAX_QUEUED_EVENTS = 50_000;
 const FLUSH_MS = 50;
-const ROWS_PER_STATEMENT = 500;
-const EVENTS_PER_STATEMENT = 2000;
+const ROWS_PER_STATEMENT = 1000;
+const EVENTS_PER_STATEMENT = 5000;
 const MAX_VISITED = 100;
 
 const chunk = <T>(list: T[], size: number) => {
