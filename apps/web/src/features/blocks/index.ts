@@ -6,6 +6,7 @@ export { FinishEditor } from './finish-editor.tsx';
 export { ImagePickerModal } from './image-picker-modal.tsx';
 export { IntervalInput } from './interval-input.tsx';
 export { cutMessage, NO_MESSAGE, NotificationPreview, PREVIEW_CUT, TITLE_PROMPT } from './notification-preview.tsx';
+export { ScheduleModal, type ScheduleModalProps } from './schedule-modal.tsx';
 export { NO_DESKTOP_NOTIFICATIONS, showTestNotification, TEST_TITLE_REQUIRED } from './test-notification.ts';
 export { TRIGGER_LABELS, TriggerEditor, urlHint } from './trigger-editor.tsx';
 export { WorktimeEditor } from './worktime-editor.tsx';

@@ -17,7 +17,7 @@ import { errorMessage } from '../../../lib/api.ts';
 import { useSelectedDomain } from '../../../lib/domain-store.ts';
 import { withDomain } from '../../../lib/navigation.ts';
 import { removeKey, writeJson } from '../../../lib/storage.ts';
-import type { FieldErrors } from '../../blocks/index.ts';
+import { type FieldErrors, ScheduleModal } from '../../blocks/index.ts';
 import { useDiagramMomentum } from '../api/get-momentum.ts';
 import { type DiagramSaveBody, useSaveDiagram } from '../api/save-momentum.ts';
 import { BlockPanel, type PanelMode } from '../components/block-panel.tsx';
@@ -26,7 +26,6 @@ import { DiagramTitleBlock } from '../components/diagram-header.tsx';
 import { TourProvider, TourTarget, useTourStep } from '../components/diagram-tour.tsx';
 import { ImpactIndicator } from '../components/impact-indicator.tsx';
 import { type SaveChoice, SaveMenu } from '../components/save-menu.tsx';
-import { ScheduleModal } from '../components/schedule-modal.tsx';
 import {
   type BlockCheck,
   blocksToForms,
@@ -364,7 +363,8 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: Diag
       </Group>
 
       <ScheduleModal
-        kind={kind}
+        title={kind === 'campaign' ? 'Agendar campanha' : 'Agendar momentum'}
+        zIndex={400}
         opened={scheduleOpen}
         onClose={() => setScheduleOpen(false)}
         loading={save.isPending}

@@ -68,6 +68,7 @@ import {
   finishFromBlock,
   fromZonedInput,
   isWorktimeSet,
+  ScheduleModal,
   TriggerEditor,
   type TriggerState,
   triggerFromBlock,
@@ -78,7 +79,6 @@ import {
 import { type MomentumBody, useSaveMomentum } from '../api/save-momentum.ts';
 import { displayStatus, listPath, NOUN, STATUS_COLORS, statusLabel } from './momentum-status.ts';
 import { MomentumSummary } from './momentum-summary.tsx';
-import { ScheduleModal } from './schedule-modal.tsx';
 
 export const REDIRECT_DELAY_MS = 2000;
 export const ASK_DRAFT_NEW = 'Gostaria de salvar como rascunho?';

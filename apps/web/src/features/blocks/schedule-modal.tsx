@@ -4,23 +4,22 @@ import { DateTimePicker } from '@mantine/dates';
 import { IconCalendarEvent } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { fromZonedInput, nextQuarterInput, nowZonedInput } from '../../blocks/index.ts';
-import type { DiagramKind } from '../graph.ts';
-
-export const scheduleTitle = (kind: DiagramKind) => (kind === 'campaign' ? 'Agendar campanha' : 'Agendar momentum');
+import { fromZonedInput, nextQuarterInput, nowZonedInput } from './zoned-time.ts';
 
 export interface ScheduleModalProps {
-  kind: DiagramKind;
   opened: boolean;
   onClose: () => void;
+  title: string;
   loading?: boolean;
-  /** Receives the ISO instant ending .000Z. */
+  /** Above other overlays (the diagram's flowboard and panel). */
+  zIndex?: number;
+  /** Receives the ISO instant (ending .000Z). */
   onSchedule: (iso: string) => void;
 }
 
-/** 'Agendar momentum/campanha': dd/MM/yyyy HH:mm, minimum now, 15-minute steps (spec doc 2 §2.4). */
-export function ScheduleModal({ kind, opened, onClose, loading, onSchedule }: ScheduleModalProps) {
-  const [value, setValue] = useState(nextQuarterInput());
+/** Agendamento for the v2 form and the diagram: minimum now, 15-minute steps, dd/MM/yyyy - HH:mm (spec doc 2 §2.3). */
+export function ScheduleModal({ opened, onClose, title, loading, zIndex, onSchedule }: ScheduleModalProps) {
+  const [value, setValue] = useState<string>(nextQuarterInput());
   const [error, setError] = useState<string | null>(null);
   const submit = () => {
     if (!value) return setError(mm.scheduleRequired);
@@ -30,22 +29,22 @@ export function ScheduleModal({ kind, opened, onClose, loading, onSchedule }: Sc
     onSchedule(iso);
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={scheduleTitle(kind)} size="sm" zIndex={400}>
+    <Modal opened={opened} onClose={onClose} title={title} size="sm" zIndex={zIndex}>
       <Stack gap="md">
         <Text size="sm" c="dimmed">
           O envio começa automaticamente na data e hora escolhidas (horário de Brasília).
         </Text>
         <DateTimePicker
           label="Data e hora"
-          placeholder="dd/mm/aaaa hh:mm"
-          valueFormat="DD/MM/YYYY HH:mm"
+          placeholder="dd/mm/aaaa - hh:mm"
+          valueFormat="DD/MM/YYYY - HH:mm"
           minDate={nowZonedInput()}
           timePickerProps={{ minutesStep: 15 }}
           value={value || null}
           onChange={(v) => setValue(v ? String(v) : '')}
           leftSection={<IconCalendarEvent size={16} />}
           error={error}
-          popoverProps={{ withinPortal: true, zIndex: 410 }}
+          popoverProps={{ withinPortal: true, zIndex: zIndex ? zIndex + 10 : undefined }}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
