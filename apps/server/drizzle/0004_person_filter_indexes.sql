@@ -1,0 +1,1 @@
+-- filled by the peopleImpacted work (#4)
