@@ -9,3 +9,4 @@ export * from './media/media.schema.ts';
 export * from './messages.ts';
 export * from './momentums/blocks.schema.ts';
 export * from './momentums/momentum.schema.ts';
+export * from './engine/onsite.schema.ts';
