@@ -263,3 +263,69 @@ export const momentums = pgTable(
   },
   (t) => [index('momentums_domain_type_idx').on(t.domainUuid, t.type, t.status)],
 );
+
+export const DELIVERY_STATUSES = [
+  'queued',
+  'sending',
+  'sent',
+  'viewed',
+  'clicked',
+  'failed',
+  'expired',
+  'cancelled',
+] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * One message to one person for one occurrence of a momentum (DESIGN.md §10). The table is also the send
+ * queue: workers claim due `queued` rows with FOR UPDATE SKIP LOCKED; `dedupe_key` makes every step idempotent.
+ */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: uuid('id').primaryKey(),
+    domainUuid: uuid('domain_uuid').notNull(),
+    momentumUuid: uuid('momentum_uuid')
+      .notNull()
+      .references(() => momentums.uuid, { onDelete: 'cascade' }),
+    personUuid: uuid('person_uuid')
+      .notNull()
+      .references(() => persons.uuid, { onDelete: 'cascade' }),
+    channelType: text('channel_type').notNull(),
+    dedupeKey: text('dedupe_key').notNull(),
+    status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('queued'),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    /** When the trigger happened (abandon checks look for the goal page after it). */
+    triggerAt: ts('trigger_at').notNull(),
+    dueAt: ts('due_at').notNull(),
+    lockedAt: ts('locked_at'),
+    sentAt: ts('sent_at'),
+    viewedAt: ts('viewed_at'),
+    clickedAt: ts('clicked_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('deliveries_dedupe_key').on(t.dedupeKey),
+    index('deliveries_due_idx').on(t.dueAt).where(sql`status = 'queued'`),
+    index('deliveries_sending_idx').on(t.lockedAt).where(sql`status = 'sending'`),
+    index('deliveries_momentum_person_idx').on(t.momentumUuid, t.personUuid),
+  ],
+);
+
+/** On-site messages waiting for the tag's next collect or poll. */
+export const onsiteQueue = pgTable(
+  'onsite_queue',
+  {
+    deliveryId: uuid('delivery_id')
+      .primaryKey()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    domainUuid: uuid('domain_uuid').notNull(),
+    personUuid: uuid('person_uuid').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('onsite_queue_person_idx').on(t.personUuid)],
+);
