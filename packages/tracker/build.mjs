@@ -27,6 +27,7 @@ for (const r of releases.tracker) {
   await bundle('gero.ts', path.join(out, 'gero', r.version, 'gero.min.js'), {
     __VERSION__: JSON.stringify(r.version),
     __SPA__: String(r.features.spa === true),
+    __ONSITE__: String(r.features.onsite === true),
   });
 }
 for (const r of releases.serviceWorker) {

@@ -1,9 +1,11 @@
 // The tracker: first-party visitor id, page views, events, identification and the web push opt-in, sent as
 // text/plain beacons to the collector (DESIGN.md §11, 'The collector's wire'; packages/tracker/README.md).
-export {};
+// Releases with `onsite` also show on-site messages (src/onsite.ts), which the others do not bundle.
+import { poll, render, startOnsite } from './onsite.ts';
 
 declare const __VERSION__: string;
 declare const __SPA__: boolean;
+declare const __ONSITE__: boolean;
 
 interface Cfg {
   id: string;
@@ -79,8 +81,8 @@ const K_REFUSED = '_gero_no';
       return vid;
     };
 
-    // A later issue renders on-site messages; a beacon never sees the answer, the fetch fallback hands it here.
-    const renderOnsite = (_list: unknown[]) => {};
+    // A beacon never sees the answer; the fetch fallback hands its on-site messages here.
+    const renderOnsite = __ONSITE__ ? render : (_list: unknown[]) => {};
 
     const post = (body: string) => {
       try {
@@ -241,6 +243,7 @@ const K_REFUSED = '_gero_no';
         required = (a as { consent?: unknown } | undefined)?.consent === 'required';
         pageview();
         startOptin();
+        if (__ONSITE__) poll();
       } else if (name === 'event') push({ t: 'ev', c: String(a).slice(0, 100), p: props(b, false) });
       else if (name === 'identify') push({ t: 'id', p: props(a, true) });
       else if (name === 'consent') {
@@ -248,6 +251,7 @@ const K_REFUSED = '_gero_no';
         if (granted) {
           flush();
           startOptin();
+          if (__ONSITE__) poll();
         } else {
           queue.length = 0;
           clearTimeout(timer);
@@ -259,6 +263,15 @@ const K_REFUSED = '_gero_no';
       }
     };
 
+    if (__ONSITE__)
+      startOnsite({
+        url,
+        id: cfg.id,
+        allowed,
+        visitor,
+        report: (t, d) => push({ t, d }),
+        flush: () => flush(),
+      });
     const pending = w.gero?.q || [];
     const api: Gero = safe((...args: unknown[]) => handle(args[0], args[1], args[2]));
     api.q = [];
@@ -299,6 +312,7 @@ const K_REFUSED = '_gero_no';
       'visibilitychange',
       safe(() => {
         if (document.visibilityState === 'hidden') flush();
+        else if (__ONSITE__) poll();
       }),
     );
   } catch {}

@@ -44,7 +44,15 @@ export interface PageOptions {
   beacon?: 'ok' | 'false' | 'throws' | 'absent';
   /** Runs in the page before the tracker does (stubs for browser features). */
   setup?: (w: PageWindow) => void;
+  /** The on-site messages the collector answers: to POST /collect (seen only through fetch) and GET /collect/pending. */
+  onsite?: { collect?: unknown[]; pending?: unknown[] };
 }
+
+const opened: PageWindow[] = [];
+/** Closes every page opened so far (their timers stop). */
+export const closePages = () => {
+  for (const w of opened.splice(0)) w.close();
+};
 
 // biome-ignore lint/suspicious/noExplicitAny: the jsdom window carries the page's own globals.
 export type PageWindow = any;
@@ -61,6 +69,7 @@ export const openPage = (trackerCode: string, o: PageOptions = {}) => {
     virtualConsole,
   });
   const w: PageWindow = dom.window;
+  opened.push(w);
   for (const [k, v] of Object.entries(o.storage ?? {})) w.localStorage.setItem(k, v);
 
   const beacons: Sent[] = [];
@@ -74,9 +83,15 @@ export const openPage = (trackerCode: string, o: PageOptions = {}) => {
       record(beacons, url, raw);
       return true;
     });
-  w.fetch = vi.fn(async (url: string, init: { body: string }) => {
+  const polls: string[] = [];
+  const onsite = { collect: [] as unknown[], pending: [] as unknown[], ...o.onsite };
+  w.fetch = vi.fn(async (url: string, init?: { method?: string; body: string }) => {
+    if (init?.method !== 'POST') {
+      polls.push(url);
+      return { ok: true, json: async () => ({ onsite: onsite.pending }) };
+    }
     record(fetches, url, init.body);
-    return { ok: true, json: async () => ({ accepted: 1, rejected: [], onsite: [] }) };
+    return { ok: true, json: async () => ({ accepted: 1, rejected: [], onsite: onsite.collect }) };
   });
 
   // The snippet's queue function, exactly as customers paste it.
@@ -98,6 +113,10 @@ export const openPage = (trackerCode: string, o: PageOptions = {}) => {
     window: w,
     beacons,
     fetches,
+    /** GET requests (the on-site poll). */
+    polls,
+    /** What the collector answers from now on. */
+    onsite,
     errors,
     events,
     gero: (...args: unknown[]) => w.gero(...args),

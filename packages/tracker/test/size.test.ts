@@ -37,4 +37,9 @@ describe('the tag stays within its size budget', () => {
     expect(tag.read('gero/1.0.0/gero.min.js')).not.toContain('pushState');
     expect(tag.read('gero/1.1.0/gero.min.js')).toContain('pushState');
   });
+
+  it('only 1.2.0 carries the on-site renderer', () => {
+    for (const v of ['1.0.0', '1.1.0']) expect(tag.read(`gero/${v}/gero.min.js`)).not.toContain('gero-onsite');
+    expect(tag.read('gero/1.2.0/gero.min.js')).toContain('gero-onsite');
+  });
 });

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTag, COLLECT, fakePush, openPage, type PageWindow, releases, sleep, VAPID } from './harness.ts';
+import {
+  buildTag,
+  COLLECT,
+  closePages,
+  fakePush,
+  openPage,
+  type PageWindow,
+  releases,
+  sleep,
+  VAPID,
+} from './harness.ts';
 
 let tag: ReturnType<typeof buildTag>;
 const code: Record<string, string> = {};
@@ -7,9 +17,12 @@ beforeAll(() => {
   tag = buildTag();
   for (const r of releases.tracker) code[r.version] = tag.read(`gero/${r.version}/gero.min.js`);
 });
-afterAll(() => tag?.remove());
+afterAll(() => {
+  closePages();
+  tag?.remove();
+});
 
-const LATEST = '1.1.0';
+const LATEST = '1.2.0';
 const BATCH_WAIT = 600;
 
 describe('the tracker', () => {
@@ -126,6 +139,7 @@ describe('the tracker', () => {
     expect(page.window.fetch).not.toHaveBeenCalled();
     expect(page.window.navigator.serviceWorker.register).not.toHaveBeenCalled();
     expect(page.window.localStorage.getItem('_gero_vid')).toBeNull();
+    expect(page.polls).toEqual([]);
 
     page.gero('consent', true);
     expect(page.beacons).toHaveLength(1);
@@ -178,25 +192,28 @@ describe('the tracker', () => {
 });
 
 describe('single-page navigation', () => {
-  it('1.1.0 sends a page view for pushState, replaceState and popstate, not for an in-page anchor', async () => {
-    const page = openPage(code['1.1.0']!, { url: 'https://loja.example/', referrer: 'https://busca.example/' });
-    page.window.history.pushState({}, '', '/carrinho');
-    page.window.document.title = 'Carrinho';
-    await sleep(150);
-    page.window.history.pushState({}, '', '/carrinho#frete');
-    await sleep(150);
-    page.window.history.replaceState({}, '', '/checkout');
-    await sleep(150);
-    page.window.history.pushState({}, '', '/#/conta');
-    await sleep(150);
-    page.hide();
-    expect(page.events().map((e) => [e.u, e.r, e.ti])).toEqual([
-      ['https://loja.example/', 'https://busca.example/', 'Loja'],
-      ['https://loja.example/carrinho', 'https://loja.example/', 'Carrinho'],
-      ['https://loja.example/checkout', 'https://loja.example/carrinho#frete', 'Carrinho'],
-      ['https://loja.example/#/conta', 'https://loja.example/checkout', 'Carrinho'],
-    ]);
-  });
+  it.each(['1.1.0', '1.2.0'])(
+    '%s sends a page view for pushState, replaceState and popstate, not for an in-page anchor',
+    async (v) => {
+      const page = openPage(code[v]!, { url: 'https://loja.example/', referrer: 'https://busca.example/' });
+      page.window.history.pushState({}, '', '/carrinho');
+      page.window.document.title = 'Carrinho';
+      await sleep(150);
+      page.window.history.pushState({}, '', '/carrinho#frete');
+      await sleep(150);
+      page.window.history.replaceState({}, '', '/checkout');
+      await sleep(150);
+      page.window.history.pushState({}, '', '/#/conta');
+      await sleep(150);
+      page.hide();
+      expect(page.events().map((e) => [e.u, e.r, e.ti])).toEqual([
+        ['https://loja.example/', 'https://busca.example/', 'Loja'],
+        ['https://loja.example/carrinho', 'https://loja.example/', 'Carrinho'],
+        ['https://loja.example/checkout', 'https://loja.example/carrinho#frete', 'Carrinho'],
+        ['https://loja.example/#/conta', 'https://loja.example/checkout', 'Carrinho'],
+      ]);
+    },
+  );
 
   it('1.0.0 counts only the first page view', async () => {
     const page = openPage(code['1.0.0']!, { url: 'https://loja.example/' });
