@@ -65,7 +65,7 @@ export interface PeopleResult {
 }
 
 /** ~N persons with varied attributes, generated inside the database (seeded, so every run has the same base). */
-const generateSql = (domainUuid: string, from: number, to: number) => sql`
+export const generateSql = (domainUuid: string, from: number, to: number) => sql`
   INSERT INTO persons (uuid, domain_uuid, visitor_id, attributes, first_seen, last_seen)
   SELECT gen_random_uuid(), ${domainUuid}::uuid, 'vis-' || s.g,
     jsonb_build_object(

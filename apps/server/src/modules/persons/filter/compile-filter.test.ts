@@ -57,14 +57,21 @@ const URLS = [
   'https://loja.com.br/checkout/obrigado',
 ];
 
-function randomAttributes(rand: () => number): Record<string, unknown> {
+/** Odd list elements: numbers whose text matters (120.0, 1e3 → 1000), booleans, and what lists skip. */
+const LIST_EXTRAS: unknown[] = [7, 120, 120.0, 99.5, -1, 0.5, 2024, true, false, null, { a: 1 }, ['x'], 'SÃO', ''];
+
+function randomAttributes(rand: () => number, wrap: () => number): Record<string, unknown> {
   const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)]!;
+  const pickWrap = <T>(list: T[]) => list[Math.floor(wrap() * list.length)]!;
   const attributes: Record<string, unknown> = {};
   for (const [key, pool] of Object.entries(POOLS)) {
     const r = rand();
     if (r < 0.15) continue; // missing
     if (r < 0.18) attributes[key] = null;
     else attributes[key] = pick(pool);
+    // Any attribute may hold a list: its elements are tested one by one.
+    if (wrap() < 0.12)
+      attributes[key] = [attributes[key], pickWrap(pool), pickWrap(LIST_EXTRAS)].slice(0, 1 + Math.floor(wrap() * 3));
   }
   const r = rand();
   if (r < 0.15) {
@@ -188,8 +195,9 @@ beforeAll(async () => {
   domainUuid = await insertDomain(companyUuid, 'gerada');
   handDomainUuid = await insertDomain(companyUuid, 'manual');
   const rand = prng(20261122);
+  const wrap = prng(4);
   for (let i = 0; i < 300; i++)
-    people.push({ uuid: randomUUID(), visitorId: `v${i}`, attributes: randomAttributes(rand) });
+    people.push({ uuid: randomUUID(), visitorId: `v${i}`, attributes: randomAttributes(rand, wrap) });
   for (let i = 0; i < people.length; i += 100)
     await t.app.ctx.db.insert(persons).values(people.slice(i, i + 100).map((p) => ({ ...p, domainUuid })));
   await t.app.ctx.db.insert(persons).values(

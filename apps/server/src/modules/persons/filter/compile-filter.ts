@@ -136,61 +136,136 @@ const ORDERING_SQL: Record<Ordering, SQL> = {
 };
 const ordered = (c: number, op: Ordering) => (op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : c >= 0);
 
-/** A test on one element text: the SQL over `t` and the same test in JavaScript. */
+/**
+ * A test on one element text: the SQL over `t` and the same test in JavaScript. For list attributes the SQL
+ * side avoids a per-row subquery (a SubPlan rules out a parallel scan and costs microseconds per person):
+ * `path` is the same test on a JSON string element as a jsonpath filter (`@`; values bound as `vars`),
+ * `numbers` the same test over the texts of the list's number elements (`nums`, a text[]). A test without
+ * them falls back to the element subquery.
+ */
 interface ElementTest {
   sql(t: SQL): SQL;
   js(t: string): boolean;
+  path?(bind: (value: string) => string): string;
+  numbers?(nums: SQL): SQL;
 }
+
+const REGEX_SPECIAL = /[\\^$.|?*+()[\]{}]/;
+/** A jsonpath regex (flag "s": `.` matches newlines as with `~`) that matches the texts whose fold contains `folded`. */
+function foldedPattern(folded: string): string {
+  let out = '';
+  for (const c of folded) {
+    const upper = FOLD_FROM[FOLD_TO.indexOf(c)];
+    if (FOLD_TO.includes(c) && upper) out += `[${c}${upper}]`;
+    else out += REGEX_SPECIAL.test(c) ? `\\${c}` : c;
+  }
+  return out;
+}
+const isAscii = (s: string) => [...s].every((c) => c.charCodeAt(0) < 0x80);
+/**
+ * Our fold of `t`, as far as a comparison with the folded ASCII text `against` can tell: then only ASCII
+ * characters of `t` can take part in a match, and those fold as lower() under "C" folds them (A–Z only), which
+ * costs far less than translate() with the Latin-1 table.
+ */
+const fold = (t: SQL, against: string) =>
+  isAscii(against) ? sql`lower(${t} COLLATE "C")` : sql`translate(${t}, ${FOLD_FROM}::text, ${FOLD_TO}::text)`;
+const jsonpathString = (s: string) => JSON.stringify(s);
+const likeRegex = (pattern: string) => `@ like_regex ${jsonpathString(pattern)} flag "s"`;
+const ISO_DAY_RE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+/** The next 10-character day text in code-point order ('2024-03-19' → '2024-03-1:'): prefix <= day ⇔ text < next. */
+const nextDay = (day: string) => day.slice(0, 9) + String.fromCharCode(day.charCodeAt(9) + 1);
 
 function valueTest(condition: FilterCondition, regex: boolean, raw: string | boolean): ElementTest {
   const op = condition.comparation!;
   const v = String(raw);
   const kind = filterKeyInfo(condition.filter)!.kind;
-  if (kind === 'boolean') return { sql: (t) => sql`${t} = ${v}::text`, js: (t) => t === v };
+  if (kind === 'boolean')
+    return {
+      sql: (t) => sql`${t} = ${v}::text`,
+      js: (t) => t === v,
+      path: (bind) => `@ == ${bind(v)}`,
+      numbers: (nums) => sql`${v}::text = ANY(${nums})`,
+    };
   if (kind === 'date') {
     const day = v.slice(0, 10);
     const end = condition.value2?.slice(0, 10) ?? day;
     const date = (t: SQL) => sql`substr(${t}, 1, 10) COLLATE "C"`;
+    // A number's text never looks like a date. On 10-character days, code-point order (jsonpath's and
+    // COLLATE "C") compares the day prefix: for a date text t, t[0..10] < D ⇔ t < D, and t[0..10] <= D ⇔ t < next(D).
+    const indexable = ISO_DAY_RE.test(day) && ISO_DAY_RE.test(end);
+    const isDate = likeRegex(DATE_SRC);
     if (op === '<')
       return {
-        sql: (t) => sql`(${t} ~ ${DATE_SRC}::text AND ${date(t)} < ${day}::text)`,
+        sql: (t) =>
+          indexable
+            ? sql`(${t} COLLATE "C" < ${day}::text AND ${t} ~ ${DATE_SRC}::text)`
+            : sql`(${t} ~ ${DATE_SRC}::text AND ${date(t)} < ${day}::text)`,
         js: (t) => DATE_RE.test(t) && t.slice(0, 10) < day,
+        ...(indexable && { path: (bind) => `(${isDate} && @ < ${bind(day)})`, numbers: () => sql`false` }),
       };
     if (op === '>')
       return {
         sql: (t) =>
           sql`(${t} ~ ${DATE_SRC}::text AND (${date(t)} > ${day}::text OR (${date(t)} = ${day}::text AND ${t} !~ ${MIDNIGHT_SRC}::text)))`,
         js: (t) => DATE_RE.test(t) && (t.slice(0, 10) > day || (t.slice(0, 10) === day && !MIDNIGHT_RE.test(t))),
+        ...(indexable && {
+          path: (bind) =>
+            `(${isDate} && (@ >= ${bind(nextDay(day))} || (@ starts with ${bind(day)} && !(${likeRegex(MIDNIGHT_SRC)}))))`,
+          numbers: () => sql`false`,
+        }),
       };
     return {
-      sql: (t) => sql`(${t} ~ ${DATE_SRC}::text AND ${date(t)} BETWEEN ${day}::text AND ${end}::text)`,
+      // The cheap range test first: most persons fail it before the regex runs.
+      sql: (t) =>
+        indexable
+          ? sql`(${t} COLLATE "C" >= ${day}::text AND ${t} COLLATE "C" < ${nextDay(end)}::text AND ${t} ~ ${DATE_SRC}::text)`
+          : sql`(${t} ~ ${DATE_SRC}::text AND ${date(t)} BETWEEN ${day}::text AND ${end}::text)`,
       js: (t) => DATE_RE.test(t) && t.slice(0, 10) >= day && t.slice(0, 10) <= end,
+      ...(indexable && {
+        path: (bind) => `(${isDate} && @ >= ${bind(day)} && @ < ${bind(nextDay(end))})`,
+        numbers: () => sql`false`,
+      }),
     };
   }
   if (regex) {
     const portable = toPortableRegex(v);
     if (!portable.ok) throw new Error(portable.message);
     const re = new RegExp(portable.source, 'su');
-    return { sql: (t) => sql`${t} ~ ${portable.source}::text`, js: (t) => re.test(t) };
+    return {
+      sql: (t) => sql`${t} ~ ${portable.source}::text`,
+      js: (t) => re.test(t),
+      path: () => likeRegex(portable.source),
+    };
   }
   switch (op) {
     case '==':
     case '!=':
-      return { sql: (t) => sql`${t} = ${v}::text`, js: (t) => t === v };
+      return {
+        sql: (t) => sql`${t} = ${v}::text`,
+        js: (t) => t === v,
+        path: (bind) => `@ == ${bind(v)}`,
+        numbers: (nums) => sql`${v}::text = ANY(${nums})`,
+      };
     case 'contain':
     case 'notcontain': {
       const needle = foldCase(v);
       return {
-        sql: (t) => sql`strpos(translate(${t}, ${FOLD_FROM}::text, ${FOLD_TO}::text), ${needle}::text) > 0`,
+        sql: (t) => sql`strpos(${fold(t, needle)}, ${needle}::text) > 0`,
         js: (t) => foldCase(t).includes(needle),
+        path: () => likeRegex(foldedPattern(needle)),
+        // Number texts hold no space (nor letters to fold): joined by spaces, a needle without one matches
+        // the joined text exactly when it matches one of them.
+        numbers: (nums) =>
+          needle.includes(' ') ? sql`false` : sql`strpos(array_to_string(${nums}, ' '), ${needle}::text) > 0`,
       };
     }
     case 'exactly': {
       const wanted = foldCase(trimSpaces(v));
       return {
-        sql: (t) =>
-          sql`translate(btrim(${t}, ${TRIM_CHARS}::text), ${FOLD_FROM}::text, ${FOLD_TO}::text) = ${wanted}::text`,
+        sql: (t) => sql`${fold(sql`btrim(${t}, ${TRIM_CHARS}::text)`, wanted)} = ${wanted}::text`,
         js: (t) => foldCase(trimSpaces(t)) === wanted,
+        path: () => likeRegex(`^[${TRIM_CHARS}]*${foldedPattern(wanted)}[${TRIM_CHARS}]*$`),
+        numbers: (nums) => sql`${wanted}::text = ANY(${nums})`,
       };
     }
     case '<':
@@ -214,6 +289,43 @@ function valueTest(condition: FilterCondition, regex: boolean, raw: string | boo
   }
 }
 
+const STRING_PATH = (filter: string) => `$[*] ? (${filter})`;
+const HAS_NUMBER = '$[*] ? (@.type() == "number")';
+
+/** Some element of the JSON array `list` passes one of the tests (the array branch of a condition). */
+function listTest(list: SQL, tests: ElementTest[]): SQL {
+  const text = sql`(e.v #>> '{}')`;
+  if (!tests.every((t) => t.path && t.numbers))
+    return sql`EXISTS (SELECT 1 FROM jsonb_array_elements(${list}) AS e(v) WHERE jsonb_typeof(e.v) IN ('string', 'number', 'boolean') AND (${sql.join(
+      tests.map((t) => t.sql(text)),
+      sql` OR `,
+    )}))`;
+  const vars: Record<string, string> = {};
+  const bind = (value: string) => {
+    const name = `v${Object.keys(vars).length}`;
+    vars[name] = value;
+    return `$${name}`;
+  };
+  const filter = tests.map((t) => t.path!(bind)).join(' || ');
+  const strings = sql`jsonb_path_exists(${list}, ${STRING_PATH(filter)}::jsonpath, ${JSON.stringify(vars)}::jsonb)`;
+  // Booleans read 'true' / 'false': the element test applied to that constant text.
+  const booleans = sql`(${list} @> '[true]'::jsonb AND (${sql.join(
+    tests.map((t) => t.sql(sql`'true'::text`)),
+    sql` OR `,
+  )})) OR (${list} @> '[false]'::jsonb AND (${sql.join(
+    tests.map((t) => t.sql(sql`'false'::text`)),
+    sql` OR `,
+  )}))`;
+  // A jsonb number prints as its numeric text, the same as `#>> '{}'`; the array of them prints as
+  // '[1, 2.5]', and number texts hold neither ',' nor ' '.
+  const nums = sql`string_to_array(btrim(jsonb_path_query_array(${list}, ${HAS_NUMBER}::jsonpath)::text, '[]'), ', ')`;
+  const numbers = sql`CASE WHEN jsonb_path_exists(${list}, ${HAS_NUMBER}::jsonpath) THEN (${sql.join(
+    tests.map((t) => t.numbers!(nums)),
+    sql` OR `,
+  )}) ELSE false END`;
+  return sql`(${strings} OR ${booleans} OR ${numbers})`;
+}
+
 interface CompiledCondition {
   sql: SQL;
   js(person: PersonLike): boolean;
@@ -227,29 +339,12 @@ function compileCondition(condition: FilterCondition, regex: boolean): CompiledC
   const usesRegex = regex && (info.kind === 'string' || info.kind === 'list');
   const tests = condition.value.map((v) => valueTest(condition, usesRegex, v));
 
-  const attr = sql`${persons.attributes} -> ${key}::text`;
-  const text = sql`(e.v #>> '{}')`;
-  const scalar = sql`(${attr} #>> '{}')`;
-  // A scalar attribute is tested directly; only arrays pay for the element subquery (the same semantics:
-  // a scalar is a one-element list). coalesce: a missing attribute matches no element.
-  const any = sql`coalesce(CASE jsonb_typeof(${attr})
-    WHEN 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(${attr}) AS e(v) WHERE jsonb_typeof(e.v) IN ('string', 'number', 'boolean') AND (${sql.join(
-      tests.map((t) => t.sql(text)),
-      sql` OR `,
-    )}))
-    WHEN 'string' THEN (${sql.join(
-      tests.map((t) => t.sql(scalar)),
-      sql` OR `,
-    )})
-    WHEN 'number' THEN (${sql.join(
-      tests.map((t) => t.sql(scalar)),
-      sql` OR `,
-    )})
-    WHEN 'boolean' THEN (${sql.join(
-      tests.map((t) => t.sql(scalar)),
-      sql` OR `,
-    )})
-    ELSE false END, false)`;
+  const attr = sql`(${persons.attributes} -> ${key}::text)`;
+  const scalar = sql`(${persons.attributes} ->> ${key}::text)`;
+  const anyOf = (parts: SQL[]) => sql`(${sql.join(parts, sql` OR `)})`;
+  // coalesce: a missing attribute (and JSON null) matches no element.
+  const any = sql`coalesce(CASE jsonb_typeof(${attr}) WHEN 'array' THEN ${listTest(attr, tests)}
+    WHEN 'object' THEN false ELSE ${anyOf(tests.map((t) => t.sql(scalar)))} END, false)`;
   const anyJs = (person: PersonLike) => {
     const attrs = person.attributes;
     const value = attrs && typeof attrs === 'object' && Object.hasOwn(attrs, key) ? attrs[key] : undefined;
