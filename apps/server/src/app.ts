@@ -7,8 +7,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import { isEnvelope, msg } from '@impeto/shared';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { createOnsiteAdapter } from './channels/onsite.ts';
+import { createWebPushAdapter } from './channels/web-push.ts';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
+import { createEngine, type Engine } from './engine/engine.ts';
 import { requireAuth } from './lib/auth-guard.ts';
 import { type AppContext, type Clock, systemClock } from './lib/context.ts';
 import { createEnvelopeKey, redact } from './lib/envelope.ts';
@@ -35,12 +38,20 @@ export interface AppDeps {
   clock?: Clock;
   /** Apply migrations at start-up (default true). */
   migrate?: boolean;
+  engine?: {
+    /** Run the send loop and pg-boss workers here (default: unless ROLE=api). Tests drive the engine by hand. */
+    work?: boolean;
+    /** Extra CA for push services (the tests' local push service has a self-signed certificate). */
+    pushCa?: string | Buffer;
+    batchSize?: number;
+  };
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
     ingestor: Ingestor;
+    engine: Engine;
   }
 }
 
@@ -68,10 +79,27 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     log: app.log,
   };
   app.decorate('ctx', ctx);
-  const ingestor = createIngestor(ctx);
+  const engine: Engine = createEngine(ctx, {
+    work: deps.engine?.work ?? config.role !== 'api',
+    batchSize: deps.engine?.batchSize,
+    adapters: [
+      createWebPushAdapter({
+        subject: config.vapidSubject,
+        ...(deps.engine?.pushCa ? { ca: deps.engine.pushCa } : {}),
+      }),
+      createOnsiteAdapter(ctx.db, ctx.clock, (domainUuid, visitorId) => engine.noteOnsite(domainUuid, visitorId)),
+    ],
+  });
+  ctx.engine = engine;
+  app.decorate('engine', engine);
+  const ingestor = createIngestor(ctx, { onStored: (events) => engine.onEventsStored(events) });
   app.decorate('ingestor', ingestor);
+  app.addHook('onReady', async () => {
+    await engine.start();
+  });
   app.addHook('onClose', async () => {
     await ingestor.drain();
+    await engine.stop();
     ctx.mailer.close();
     await database.close();
   });
@@ -99,7 +127,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(systemRoutes(ctx), { prefix: '/api' });
   await app.register(tagRoutes(ctx));
-  await app.register(collectRoutes(ctx, ingestor));
+  await app.register(collectRoutes(ctx, ingestor, engine));
   const captcha = createCaptcha(config.secretKey, config.captcha);
   await app.register(authPublicRoutes(ctx, captcha), { prefix: '/api' });
   // company, channels, media (helper): media files are public, outside /api

@@ -22,6 +22,8 @@ const envSchema = z.object({
   SECRET_KEY: z.string().min(32, 'SECRET_KEY precisa de pelo menos 32 caracteres').optional(),
   VAPID_SUBJECT: z.string().optional(),
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  /** Seconds a delivery may stay `sending` before a sweeper hands it back to the queue (a worker died). */
+  DELIVERY_LEASE_SECONDS: z.coerce.number().int().positive().default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   TRACKER_DIST: z.string().optional(),
@@ -44,6 +46,7 @@ export interface Config {
   vapidSubject: string;
   /** Sign-in attempts per minute, per IP and per username. */
   authRateLimit: number;
+  deliveryLeaseSeconds: number;
   logLevel: string;
   /** The built dashboard (apps/web/dist); served when present. */
   webDist: string;
@@ -95,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: e.SECRET_KEY ?? readOrCreateSecret(dataDir),
     vapidSubject: e.VAPID_SUBJECT ?? `mailto:${mailAddress(e.MAIL_FROM)}`,
     authRateLimit: e.AUTH_RATE_LIMIT,
+    deliveryLeaseSeconds: e.DELIVERY_LEASE_SECONDS,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     trackerDist: path.resolve(e.TRACKER_DIST ?? path.join(import.meta.dirname, '../../../packages/tracker/dist')),

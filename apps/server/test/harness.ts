@@ -6,11 +6,12 @@ import { deriveKey as pbkdf2 } from 'altcha-lib/algorithms/pbkdf2';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../src/app.ts';
+import { type AppDeps, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Database, fromPglite, fromPostgres } from '../src/db/client.ts';
 import type { Clock } from '../src/lib/context.ts';
 import { adminUrl } from './postgres-url.ts';
+import { pushServiceCert } from './push-service.ts';
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
@@ -20,6 +21,10 @@ export class TestClock implements Clock {
   }
   advance(ms: number) {
     this.offset += ms;
+  }
+  /** Jumps to an instant (time keeps flowing from there). */
+  set(at: Date | string) {
+    this.offset = new Date(at).getTime() - Date.now();
   }
 }
 
@@ -74,9 +79,18 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/** Tests drive the engine by hand (engine.dispatchDue, engine.jobs.run) unless `engine.work` is set. */
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  deps: Pick<AppDeps, 'engine'> = {},
+): Promise<TestApp> {
   const clock = new TestClock();
-  const app = await buildApp(testConfig(overrides), { database: await freshDatabase(), clock, migrate: false });
+  const app = await buildApp(testConfig(overrides), {
+    database: await freshDatabase(),
+    clock,
+    migrate: false,
+    engine: { work: false, pushCa: pushServiceCert, ...deps.engine },
+  });
   await app.ready();
   return { app, clock, close: () => app.close() };
 }

@@ -17,6 +17,8 @@ export interface Database {
   /** The PGlite instance on the embedded database (pg-boss and dumps need it). */
   pglite?: PGlite;
   pool?: pg.Pool;
+  /** The connection string on PostgreSQL (pg-boss opens its own pool and a LISTEN connection). */
+  url?: string;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -41,6 +43,7 @@ export function fromPostgres(connectionString: string, max = 10): Database {
     kind: 'postgres',
     db,
     pool,
+    url: connectionString,
     migrate: () => migratePg(db as never, { migrationsFolder }),
     close: () => pool.end(),
   };

@@ -21,4 +21,11 @@ export interface AppContext {
   envelope: EnvelopeKey;
   tag: TagCatalog;
   log: FastifyBaseLogger;
+  /** The engine's entry points services call (set by buildApp; absent in tools that run without it). */
+  engine?: EngineHooks;
+}
+
+export interface EngineHooks {
+  /** A momentum was created or changed: refresh matchers, schedule or cancel its jobs. */
+  momentumChanged(uuid: string): Promise<void>;
 }

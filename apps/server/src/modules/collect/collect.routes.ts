@@ -7,7 +7,9 @@ import {
 } from '@impeto/shared';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { domains } from '../../db/schema.ts';
+import type { Engine } from '../../engine/engine.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { createGeo, type Geo, geoFromHeaders } from '../../lib/geo.ts';
@@ -54,7 +56,13 @@ export function isPublicPushEndpoint(endpoint: string, allowPrivate: boolean) {
   return !/^[\d.]+$|:/.test(host) || !isPrivateAddress(host);
 }
 
-export function collectRoutes(ctx: AppContext, ingestor: Ingestor) {
+const pendingQuery = z.object({ id: z.string().min(1).max(64), vid: z.string().min(1).max(64) });
+
+export function collectRoutes(
+  ctx: AppContext,
+  ingestor: Ingestor,
+  engine?: Pick<Engine, 'takeOnsite' | 'mayHaveOnsite'>,
+) {
   // Most traffic comes from a few browser builds: parse and bot-check each user agent once.
   const devices = new Map<string, DeviceInfo>();
   const bots = new Map<string, boolean>();
@@ -180,13 +188,27 @@ export function collectRoutes(ctx: AppContext, ingestor: Ingestor) {
             throw new AppError('COLLECTOR_BUSY', 503, collectMessages.busy);
           }
         }
-        return reply.code(202).send({ accepted: accepted.length, rejected, onsite: [] });
+        // On-site messages ride on the answer when this process knows some may wait (the tag also polls);
+        // never on a sendBeacon (no-cors), whose answer the page cannot read.
+        const readable = request.headers['sec-fetch-mode'] !== 'no-cors';
+        const onsite =
+          engine && batch.vid && readable && engine.mayHaveOnsite(target.uuid, batch.vid)
+            ? await engine.takeOnsite(target.uuid, batch.vid)
+            : [];
+        return reply.code(202).send({ accepted: accepted.length, rejected, onsite });
       },
     );
 
-    app.get('/collect/pending', { schema: { tags: ['collect'] } }, async (_request, reply) =>
-      reply.header('cache-control', 'no-store').send({ onsite: [] }),
-    );
+    app.get('/collect/pending', { schema: { tags: ['collect'] } }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const parsed = pendingQuery.safeParse(request.query);
+      if (!parsed.success) throw new AppError('INVALID_BATCH', 400, collectMessages.invalidBatch);
+      const target = await findTarget(parsed.data.id);
+      if (!target) throw new AppError('UNKNOWN_GERO_ID', 404, collectMessages.unknownId);
+      if (!target.active) throw new AppError('DOMAIN_DISABLED', 403, collectMessages.disabled);
+      const onsite = engine ? await engine.takeOnsite(target.uuid, parsed.data.vid) : [];
+      return reply.send({ onsite });
+    });
   };
 }
 

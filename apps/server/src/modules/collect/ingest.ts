@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CollectEvent } from '@impeto/shared';
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
+import type { StoredEvent } from '../../engine/matcher.ts';
 import type { AppContext } from '../../lib/context.ts';
 import type { GeoInfo } from '../../lib/geo.ts';
 import type { DeviceInfo } from '../../lib/user-agent.ts';
@@ -44,12 +45,38 @@ interface EventRecord {
 }
 
 /** Appends events with one JSON parameter (jsonb_to_recordset): far cheaper than a bound value per column. */
-const insertEvents = (db: Db, records: EventRecord[]) =>
-  db.execute(sql`
+const insertEvents = async (db: Db, records: EventRecord[], stored: StoredEvent[]) => {
+  const rows = await queryRows<{
+    id: string | number;
+    domain_uuid: string;
+    person_uuid: string | null;
+    kind: string;
+    url: string | null;
+    category: string | null;
+    props: Record<string, unknown> | null;
+    ts: Date;
+  }>(
+    db,
+    sql`
     INSERT INTO events (domain_uuid, person_uuid, kind, url, category, props, device, ts)
     SELECT r.domain_uuid, r.person_uuid, r.kind, r.url, r.category, r.props, r.device, r.ts
     FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r(
-      domain_uuid uuid, person_uuid uuid, kind text, url text, category text, props jsonb, device text, ts timestamptz)`);
+      domain_uuid uuid, person_uuid uuid, kind text, url text, category text, props jsonb, device text, ts timestamptz)
+    RETURNING id, domain_uuid, person_uuid, kind, url, category, props, ts`,
+  );
+  for (const r of rows) {
+    stored.push({
+      id: Number(r.id),
+      domainUuid: r.domain_uuid,
+      personUuid: r.person_uuid,
+      kind: r.kind,
+      url: r.url,
+      category: r.category,
+      props: r.props,
+      ts: new Date(r.ts),
+    });
+  }
+};
 
 const KIND: Record<CollectEvent['t'], string> = {
   pv: 'pageview',
@@ -76,7 +103,14 @@ const referrerOrigin = (r: string | undefined, own: string) => {
  * written in batches off the request path: persons upserted key by key, events appended, the event
  * catalogue and the daily rollups upserted.
  */
-export function createIngestor(ctx: AppContext, options: { timeZone?: string } = {}) {
+export function createIngestor(
+  ctx: AppContext,
+  options: {
+    timeZone?: string;
+    /** Called with each batch's events once its transaction committed (the engine matches them). */
+    onStored?: (events: StoredEvent[]) => Promise<void>;
+  } = {},
+) {
   const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone ?? 'America/Sao_Paulo' });
   /** The day of `at` in the company's time zone, as YYYY-MM-DD (rollups are per local day). */
   const dayOf = (at: Date) => dayFormat.format(at);
@@ -126,8 +160,14 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
       try {
         // One transaction per batch, so a retry after a failure (a deadlock between concurrent batches,
         // a lost connection) never counts anything twice.
-        await ctx.db.transaction((tx) => write(tx as unknown as Db, batch));
+        const events: StoredEvent[] = [];
+        await ctx.db.transaction((tx) => write(tx as unknown as Db, batch, events));
         stored += batch.length;
+        if (options.onStored) {
+          await options
+            .onStored(events)
+            .catch((err) => ctx.log.error({ err, events: events.length }, 'falha ao casar eventos com os momentums'));
+        }
         return;
       } catch (err) {
         if (attempt >= 5) {
@@ -139,11 +179,12 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
     }
   };
 
-  const write = async (db: Db, all: IncomingEvent[]) => {
+  const write = async (db: Db, all: IncomingEvent[], stored: StoredEvent[]) => {
     const batch = all.filter((item): item is IncomingEvent & { visitorId: string } => item.visitorId !== undefined);
     await recordWorkerReports(
       db,
       all.filter((item) => item.visitorId === undefined),
+      stored,
     );
     if (batch.length === 0) return;
     // One person row per (domain, visitor) in this batch, with every attribute the batch tells us.
@@ -269,7 +310,7 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
           ts: item.receivedAt.toISOString(),
         };
       });
-      await insertEvents(db, records);
+      await insertEvents(db, records, stored);
     }
 
     await recordPush(db, batch, personUuid);
@@ -281,7 +322,7 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
    * The service worker knows no visitor: viewed/clicked are kept with their delivery id (the engine
    * attributes them), and a changed subscription replaces the old endpoint's.
    */
-  const recordWorkerReports = async (db: Db, items: IncomingEvent[]) => {
+  const recordWorkerReports = async (db: Db, items: IncomingEvent[], stored: StoredEvent[]) => {
     const reports = items.filter((i) => i.event.t === 'viewed' || i.event.t === 'clicked');
     for (const rows of chunk(reports, EVENTS_PER_STATEMENT)) {
       await insertEvents(
@@ -299,6 +340,7 @@ export function createIngestor(ctx: AppContext, options: { timeZone?: string } =
             ts: item.receivedAt.toISOString(),
           };
         }),
+        stored,
       );
     }
     for (const item of items) {

@@ -119,6 +119,7 @@ export async function create(ctx: AppContext, principal: Principal, input: Creat
     createdAt: now,
     updatedAt: now,
   });
+  await ctx.engine?.momentumChanged(row.uuid);
   return { item: toMomentumItem(row), message: status === 'Draft' ? m.draftSaved : m.created(input.type) };
 }
 
@@ -148,6 +149,7 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
       worktime: withEndDate(input.worktime, input.momentums),
       activatedAt: status === 'Active' ? ctx.clock.now() : null,
     });
+    await ctx.engine?.momentumChanged(current.uuid);
     return { item: toMomentumItem(row!), message: status === 'Draft' ? m.draftUpdated : m.updated(current.type) };
   }
 
@@ -162,6 +164,7 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
     blocks,
     worktime: withEndDate(input.worktime, blocks),
   });
+  await ctx.engine?.momentumChanged(current.uuid);
   return { item: toMomentumItem(row!), message: m.updated(current.type) };
 }
 
@@ -174,6 +177,7 @@ export async function changeStatus(ctx: AppContext, principal: Principal, uuid: 
   if (status === 'Paused') {
     if (current.status !== 'Active') throw refuse();
     const row = await q.updateMomentum(ctx.db, principal.companyUuid, uuid, { status: 'Paused', scheduledAt: null });
+    await ctx.engine?.momentumChanged(uuid);
     return { item: toMomentumItem(row!), message: m.paused };
   }
   if (!['Paused', 'Done'].includes(current.status)) throw refuse();
@@ -185,6 +189,7 @@ export async function changeStatus(ctx: AppContext, principal: Principal, uuid: 
     activatedAt: now,
     finishedAt: null,
   });
+  await ctx.engine?.momentumChanged(uuid);
   return { item: toMomentumItem(row!), message: m.started };
 }
 
@@ -192,4 +197,5 @@ export async function remove(ctx: AppContext, principal: Principal, uuid: string
   const current = await q.findMomentum(ctx.db, principal.companyUuid, uuid);
   if (!current || current.status === 'Deleted') throw momentumNotFound();
   await q.updateMomentum(ctx.db, principal.companyUuid, uuid, { status: 'Deleted' });
+  await ctx.engine?.momentumChanged(uuid);
 }

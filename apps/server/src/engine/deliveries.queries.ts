@@ -1,0 +1,371 @@
+import { randomUUID } from 'node:crypto';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../db/client.ts';
+import type { DeliveryStatus } from '../db/schema.ts';
+
+// SQL of the engine. Every instant comes from the engine's clock as a parameter, never from now(),
+// so tests move time and the database agrees.
+
+// Raw queries answer timestamps as Date on node-postgres and as text on PGlite: read them as Dates.
+const toDate = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
+const readMomentum = (m: DispatchMomentum): DispatchMomentum => ({
+  ...m,
+  activated_at: toDate(m.activated_at),
+  scheduled_at: toDate(m.scheduled_at),
+});
+
+const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+const uuidList = (ids: string[]) => sql`(SELECT value::uuid FROM jsonb_array_elements_text(${json(ids)}))`;
+
+export interface NewDelivery {
+  domainUuid: string;
+  momentumUuid: string;
+  personUuid: string;
+  channelType: string;
+  dedupeKey: string;
+  triggerAt: Date;
+  dueAt: Date;
+  /** Skip when the person already has a delivery of this momentum waiting (repeat chains never stack). */
+  unlessPending: boolean;
+}
+
+/** Inserts what is new (ON CONFLICT on the dedupe key does nothing) and answers what was inserted. */
+export async function insertDeliveries(db: Db, rows: NewDelivery[], now: Date) {
+  if (rows.length === 0) return [];
+  const records = rows.map((r) => ({
+    id: randomUUID(),
+    domain_uuid: r.domainUuid,
+    momentum_uuid: r.momentumUuid,
+    person_uuid: r.personUuid,
+    channel_type: r.channelType,
+    dedupe_key: r.dedupeKey,
+    trigger_at: r.triggerAt.toISOString(),
+    due_at: r.dueAt.toISOString(),
+    unless_pending: r.unlessPending,
+  }));
+  return queryRows<{ id: string; due_at: Date }>(
+    db,
+    sql`
+    INSERT INTO deliveries (id, domain_uuid, momentum_uuid, person_uuid, channel_type, dedupe_key, status,
+                            trigger_at, due_at, created_at, updated_at)
+    SELECT r.id, r.domain_uuid, r.momentum_uuid, r.person_uuid, r.channel_type, r.dedupe_key, 'queued',
+           r.trigger_at, r.due_at, ${now}, ${now}
+    FROM jsonb_to_recordset(${json(records)}) AS r(id uuid, domain_uuid uuid, momentum_uuid uuid, person_uuid uuid,
+         channel_type text, dedupe_key text, trigger_at timestamptz, due_at timestamptz, unless_pending boolean)
+    WHERE NOT r.unless_pending OR NOT EXISTS (
+      SELECT 1 FROM deliveries x WHERE x.momentum_uuid = r.momentum_uuid AND x.person_uuid = r.person_uuid
+        AND x.status IN ('queued', 'sending'))
+    ON CONFLICT (dedupe_key) DO NOTHING
+    RETURNING id, due_at`,
+  );
+}
+
+/**
+ * One page of a campaign or recurrence audience: persons of the domain past `after` (by uuid) who pass the
+ * filter and can receive the channel, each given the whole repeat chain. Safe to run twice (dedupe keys).
+ */
+export async function fanOutPage(
+  db: Db,
+  input: {
+    domainUuid: string;
+    momentumUuid: string;
+    channelType: string;
+    occurrence: string;
+    at: Date;
+    offsets: number[];
+    where: SQL;
+    eligible: SQL;
+    after: string | null;
+    limit: number;
+    now: Date;
+  },
+) {
+  const [row] = await queryRows<{ last: string | null; n: number; inserted: number }>(
+    db,
+    sql`
+    WITH page AS (
+      SELECT uuid FROM persons
+      WHERE domain_uuid = ${input.domainUuid}::uuid
+        AND (${input.after}::uuid IS NULL OR uuid > ${input.after}::uuid)
+        AND ${input.where} AND ${input.eligible}
+      ORDER BY uuid LIMIT ${input.limit}
+    ), ins AS (
+      INSERT INTO deliveries (id, domain_uuid, momentum_uuid, person_uuid, channel_type, dedupe_key, status,
+                              trigger_at, due_at, created_at, updated_at)
+      SELECT gen_random_uuid(), ${input.domainUuid}::uuid, ${input.momentumUuid}::uuid, page.uuid, ${input.channelType},
+             ${input.momentumUuid} || ':' || page.uuid::text || ':' || ${input.occurrence} || ':' || r.i::text, 'queued',
+             ${input.at}::timestamptz, ${input.at}::timestamptz + make_interval(secs => r.secs), ${input.now}, ${input.now}
+      FROM page CROSS JOIN (
+        SELECT (ordinality - 1)::int AS i, value::text::float8 AS secs
+        FROM jsonb_array_elements(${json(input.offsets)}) WITH ORDINALITY
+      ) AS r
+      ON CONFLICT (dedupe_key) DO NOTHING
+      RETURNING 1
+    )
+    SELECT (SELECT uuid::text FROM page ORDER BY uuid DESC LIMIT 1) AS last,
+           (SELECT count(*) FROM page)::int AS n,
+           (SELECT count(*) FROM ins)::int AS inserted`,
+  );
+  return { last: row?.last ?? null, n: Number(row?.n ?? 0), inserted: Number(row?.inserted ?? 0) };
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  domain_uuid: string;
+  momentum_uuid: string;
+  person_uuid: string;
+  channel_type: string;
+  attempts: number;
+  trigger_at: Date;
+  due_at: Date;
+}
+
+/** Claims due deliveries for this worker (SKIP LOCKED: many workers never take the same row). */
+export const claimDue = (db: Db, now: Date, limit: number) =>
+  queryRows<ClaimedDelivery>(
+    db,
+    sql`
+    UPDATE deliveries d SET status = 'sending', attempts = d.attempts + 1, locked_at = ${now}, updated_at = ${now}
+    WHERE d.id IN (
+      SELECT id FROM deliveries WHERE status = 'queued' AND due_at <= ${now}
+      ORDER BY due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING d.id, d.domain_uuid, d.momentum_uuid, d.person_uuid, d.channel_type, d.attempts, d.trigger_at, d.due_at`,
+  ).then((rows) => rows.map((r) => ({ ...r, trigger_at: toDate(r.trigger_at)!, due_at: toDate(r.due_at)! })));
+
+export interface Outcome {
+  id: string;
+  status: DeliveryStatus;
+  error?: string | null;
+  sentAt?: Date | null;
+  /** A new due time (a retry, or the next worktime opening). */
+  dueAt?: Date | null;
+  /** Give the attempt back (a worktime deferral is not a failed attempt). */
+  refund?: boolean;
+}
+
+/**
+ * Records outcomes in one statement. A delivery that ends without being sent frees its dedupe key
+ * (suffixed with its id), so a later trigger may reach the same person again.
+ */
+export async function recordOutcomes(db: Db, outcomes: Outcome[], now: Date) {
+  if (outcomes.length === 0) return;
+  const records = outcomes.map((o) => ({
+    id: o.id,
+    status: o.status,
+    error: o.error ?? null,
+    sent_at: o.sentAt?.toISOString() ?? null,
+    due_at: o.dueAt?.toISOString() ?? null,
+    refund: o.refund ?? false,
+  }));
+  await db.execute(sql`
+    UPDATE deliveries d SET
+      status = r.status,
+      error = r.error,
+      sent_at = coalesce(r.sent_at, d.sent_at),
+      due_at = coalesce(r.due_at, d.due_at),
+      attempts = CASE WHEN r.refund THEN greatest(d.attempts - 1, 0) ELSE d.attempts END,
+      locked_at = NULL,
+      dedupe_key = CASE WHEN r.status IN ('cancelled', 'expired', 'failed') AND d.dedupe_key NOT LIKE '%:freed:%'
+                        THEN d.dedupe_key || ':freed:' || d.id::text ELSE d.dedupe_key END,
+      updated_at = ${now}
+    FROM jsonb_to_recordset(${json(records)}) AS r(id uuid, status text, error text, sent_at timestamptz,
+         due_at timestamptz, refund boolean)
+    WHERE d.id = r.id AND d.status = 'sending'`);
+}
+
+/** Hands back deliveries whose worker died while sending (older than the lease). */
+export const requeueStale = async (db: Db, now: Date, leaseSeconds: number) =>
+  (
+    await queryRows<{ id: string }>(
+      db,
+      sql`
+      UPDATE deliveries SET status = 'queued', locked_at = NULL, updated_at = ${now}
+      WHERE status = 'sending' AND locked_at < ${new Date(now.getTime() - leaseSeconds * 1000)}
+      RETURNING id`,
+    )
+  ).length;
+
+/** Cancels what a momentum still has waiting (paused, finished, removed). */
+export const cancelWaiting = (db: Db, momentumUuid: string, reason: string, now: Date) =>
+  db.execute(sql`
+    UPDATE deliveries SET status = 'cancelled', error = ${reason}, updated_at = ${now},
+      dedupe_key = dedupe_key || ':freed:' || id::text
+    WHERE momentum_uuid = ${momentumUuid}::uuid AND status = 'queued'`);
+
+/** An abandon's goal reached: the person's waiting deliveries of that momentum triggered before it are cancelled. */
+export async function cancelForGoal(
+  db: Db,
+  goals: { momentumUuid: string; personUuid: string; at: Date }[],
+  reason: string,
+  now: Date,
+) {
+  if (goals.length === 0) return;
+  const records = goals.map((g) => ({ m: g.momentumUuid, p: g.personUuid, at: g.at.toISOString() }));
+  await db.execute(sql`
+    UPDATE deliveries d SET status = 'cancelled', error = ${reason}, updated_at = ${now},
+      dedupe_key = d.dedupe_key || ':freed:' || d.id::text
+    FROM jsonb_to_recordset(${json(records)}) AS r(m uuid, p uuid, at timestamptz)
+    WHERE d.momentum_uuid = r.m AND d.person_uuid = r.p AND d.status = 'queued' AND d.trigger_at < r.at`);
+}
+
+export const subscribedPersons = async (db: Db, personUuids: string[]) =>
+  new Set(
+    (
+      await queryRows<{ uuid: string }>(
+        db,
+        sql`SELECT uuid FROM persons WHERE uuid IN ${uuidList(personUuids)} AND push_status = 'subscribed'`,
+      )
+    ).map((r) => r.uuid),
+  );
+
+export interface DispatchPerson {
+  uuid: string;
+  visitor_id: string;
+  email: string | null;
+  phone: string | null;
+  push_subscription: { endpoint: string; keys: { p256dh: string; auth: string } } | null;
+  push_status: string | null;
+  attributes: Record<string, unknown>;
+}
+
+export const personsByUuid = (db: Db, uuids: string[]) =>
+  queryRows<DispatchPerson>(
+    db,
+    sql`SELECT uuid, visitor_id, email, phone, push_subscription, push_status, attributes
+        FROM persons WHERE uuid IN ${uuidList(uuids)}`,
+  );
+
+export interface DispatchMomentum {
+  uuid: string;
+  domain_uuid: string;
+  company_uuid: string;
+  type: 'momentum' | 'campaign' | 'dcm';
+  status: string;
+  version: number;
+  momentums: unknown[];
+  worktime: Record<string, unknown> | null;
+  activated_at: Date | null;
+  scheduled_at: Date | null;
+  channel_uuid: string | null;
+  time_zone: string;
+}
+
+export const momentumsByUuid = (db: Db, uuids: string[]) =>
+  queryRows<DispatchMomentum>(
+    db,
+    sql`SELECT m.uuid, m.domain_uuid, m.company_uuid, m.type, m.status, m.version, m.momentums, m.worktime,
+               m.activated_at, m.scheduled_at, m.channel_uuid, c.time_zone
+        FROM momentums m JOIN companies c ON c.uuid = m.company_uuid WHERE m.uuid IN ${uuidList(uuids)}`,
+  ).then((rows) => rows.map(readMomentum));
+
+export const activeTriggeredMomentums = (db: Db, domainUuid: string) =>
+  queryRows<DispatchMomentum>(
+    db,
+    sql`SELECT m.uuid, m.domain_uuid, m.company_uuid, m.type, m.status, m.version, m.momentums, m.worktime,
+               m.activated_at, m.scheduled_at, m.channel_uuid, c.time_zone
+        FROM momentums m JOIN companies c ON c.uuid = m.company_uuid
+        WHERE m.domain_uuid = ${domainUuid}::uuid AND m.status = 'Active' AND m.type = 'momentum'`,
+  ).then((rows) => rows.map(readMomentum));
+
+export interface DispatchDomain {
+  uuid: string;
+  domain_root: string;
+  vapid_public: string;
+  vapid_private: string;
+}
+
+export const domainsByUuid = (db: Db, uuids: string[]) =>
+  queryRows<DispatchDomain>(
+    db,
+    sql`SELECT uuid, domain_root, vapid_public, vapid_private FROM domains WHERE uuid IN ${uuidList(uuids)}`,
+  );
+
+/** Pages the person visited since `since` (an abandon's goal check at send time). */
+export const pagesSince = (db: Db, personUuid: string, since: Date) =>
+  queryRows<{ url: string }>(
+    db,
+    sql`SELECT url FROM events WHERE person_uuid = ${personUuid}::uuid AND kind = 'pageview' AND ts > ${since}
+        AND url IS NOT NULL ORDER BY ts LIMIT 1000`,
+  );
+
+/** After a send: the person's notified.* attributes (filters use them), viewed/clicked false until reported. */
+export async function markNotified(db: Db, sent: { personUuid: string; momentumUuid: string }[]) {
+  if (sent.length === 0) return;
+  const records = sent.map((s) => ({ p: s.personUuid, m: s.momentumUuid }));
+  await db.execute(sql`
+    UPDATE persons p SET attributes = p.attributes
+      || jsonb_build_object(
+           'notified.viewed', coalesce(p.attributes -> 'notified.viewed', 'false'::jsonb),
+           'notified.clicked', coalesce(p.attributes -> 'notified.clicked', 'false'::jsonb),
+           'notified.momentum_uuid', (
+             SELECT jsonb_agg(DISTINCT v) FROM jsonb_array_elements(
+               CASE WHEN jsonb_typeof(p.attributes -> 'notified.momentum_uuid') = 'array'
+                    THEN p.attributes -> 'notified.momentum_uuid' ELSE '[]'::jsonb END
+               || (SELECT jsonb_agg(to_jsonb(x.m)) FROM jsonb_to_recordset(${json(records)}) AS x(p uuid, m text)
+                   WHERE x.p = p.uuid)) AS v))
+    WHERE p.uuid IN (SELECT DISTINCT x.p FROM jsonb_to_recordset(${json(records)}) AS x(p uuid, m text))`);
+}
+
+export interface Report {
+  deliveryId: string;
+  domainUuid: string;
+  clicked: boolean;
+  at: Date;
+  eventIds: number[];
+}
+
+/**
+ * The service worker's and the tag's viewed/clicked reports: deliveries move forward (a click implies a
+ * view), the person's notified.viewed/clicked turn true, and the reports' events get their person.
+ */
+export async function applyReports(db: Db, reports: Report[], now: Date) {
+  if (reports.length === 0) return 0;
+  const records = reports.map((r) => ({
+    id: r.deliveryId,
+    d: r.domainUuid,
+    clicked: r.clicked,
+    at: r.at.toISOString(),
+  }));
+  const updated = await queryRows<{ id: string; person_uuid: string; clicked: boolean }>(
+    db,
+    sql`
+    UPDATE deliveries d SET
+      viewed_at = coalesce(d.viewed_at, r.at),
+      clicked_at = CASE WHEN r.clicked THEN coalesce(d.clicked_at, r.at) ELSE d.clicked_at END,
+      status = CASE WHEN r.clicked THEN 'clicked'
+                    WHEN d.status IN ('sent', 'sending', 'queued') THEN 'viewed' ELSE d.status END,
+      updated_at = ${now}
+    FROM jsonb_to_recordset(${json(records)}) AS r(id uuid, d uuid, clicked boolean, at timestamptz)
+    WHERE d.id = r.id AND d.domain_uuid = r.d
+    RETURNING d.id, d.person_uuid, r.clicked`,
+  );
+  if (updated.length === 0) return 0;
+  const byPerson = new Map<string, boolean>();
+  for (const u of updated) byPerson.set(u.person_uuid, (byPerson.get(u.person_uuid) ?? false) || u.clicked);
+  await db.execute(sql`
+    UPDATE persons p SET attributes = p.attributes || jsonb_build_object('notified.viewed', true)
+      || CASE WHEN r.clicked THEN jsonb_build_object('notified.clicked', true) ELSE '{}'::jsonb END
+    FROM jsonb_to_recordset(${json([...byPerson].map(([p, clicked]) => ({ p, clicked })))}) AS r(p uuid, clicked boolean)
+    WHERE p.uuid = r.p`);
+  const personOf = new Map(updated.map((u) => [u.id, u.person_uuid]));
+  const events = reports.flatMap((r) =>
+    personOf.has(r.deliveryId) ? r.eventIds.map((id) => ({ id, p: personOf.get(r.deliveryId)! })) : [],
+  );
+  if (events.length) {
+    await db.execute(sql`
+      UPDATE events e SET person_uuid = r.p
+      FROM jsonb_to_recordset(${json(events)}) AS r(id bigint, p uuid)
+      WHERE e.id = r.id AND e.person_uuid IS NULL`);
+  }
+  return updated.length;
+}
+
+/** On-site messages waiting for a visitor: taken once (deleted), expired ones dropped. */
+export const takeOnsite = (db: Db, domainUuid: string, visitorId: string, now: Date) =>
+  queryRows<{ payload: Record<string, unknown>; expires_at: Date }>(
+    db,
+    sql`
+    DELETE FROM onsite_queue q USING persons p
+    WHERE q.person_uuid = p.uuid AND p.domain_uuid = ${domainUuid}::uuid AND p.visitor_id = ${visitorId}
+    RETURNING q.payload, q.expires_at`,
+  ).then((rows) => rows.filter((r) => new Date(r.expires_at) > now).map((r) => r.payload));

@@ -1,0 +1,515 @@
+import type { Worktime } from '@impeto/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { z } from 'zod';
+import type { ChannelAdapter, ChannelDelivery, SendResult } from '../channels/channel.ts';
+import type { AppContext, EngineHooks } from '../lib/context.ts';
+import { createSecretBox } from '../lib/secret-box.ts';
+import * as q from './deliveries.queries.ts';
+import { createJobRunner, defineJob, type JobRunner } from './jobs.ts';
+import { type CompiledMomentum, compileMomentum, type StoredEvent } from './matcher.ts';
+import { nextRecurrence, nextWorktimeOpening } from './schedule.ts';
+
+/*
+ * The engine (DESIGN.md §5, §10). Matching runs where events are stored (api role); sending runs in the
+ * worker role. The deliveries table is the send queue; pg-boss runs the timed work: scheduled activation,
+ * finish, campaign fan-out and recurrence ticks.
+ */
+
+export const engineMessages = {
+  notActive: 'O momentum não está mais ativo.',
+  finished: 'O momentum foi concluído.',
+  expired: 'A data de finalização do momentum passou antes do envio.',
+  goalReached: 'O visitante chegou à página de objetivo.',
+  outOfAudience: 'O visitante não está mais no público do filtro.',
+  noChannel: 'Canal de envio indisponível para este momentum.',
+  tooManyAttempts: 'Falhou após várias tentativas.',
+  unsubscribed: 'Visitante sem inscrição de push.',
+} as const;
+
+const PUSH_TTL_SECONDS = 2 * 24 * 3600;
+const ONSITE_TTL_SECONDS = 7 * 24 * 3600;
+const MAX_ATTEMPTS = 5;
+const FANOUT_PAGE = 1000;
+const MATCHER_TTL_MS = 30_000;
+
+export interface EngineOptions {
+  adapters: ChannelAdapter[];
+  /** Run pg-boss workers and the send loop in this process (worker and all roles). Tests drive it by hand. */
+  work: boolean;
+  /** Deliveries claimed per pass, and sends in flight. */
+  batchSize?: number;
+  concurrency?: number;
+}
+
+export interface Engine extends EngineHooks {
+  onEventsStored(events: StoredEvent[]): Promise<void>;
+  /** One send pass: claims what is due, sends it, records it. Answers how many deliveries it handled. */
+  dispatchDue(): Promise<number>;
+  /** Hands back deliveries stuck in `sending` past the lease (a worker died between send and record). */
+  sweep(): Promise<number>;
+  jobs: JobRunner;
+  /** A visitor's on-site messages, taken once. */
+  takeOnsite(domainUuid: string, visitorId: string): Promise<unknown[]>;
+  /** Cheap hint: did this process queue an on-site message for the visitor that may still be waiting? */
+  mayHaveOnsite(domainUuid: string, visitorId: string): boolean;
+  /** The on-site adapter queued a message for this visitor. */
+  noteOnsite(domainUuid: string, visitorId: string): void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const isUuid = (s: unknown): s is string =>
+  typeof s === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+
+const cumulative = (gaps: number[]) => {
+  const out = [0];
+  for (const g of gaps) out.push(out[out.length - 1]! + g);
+  return out;
+};
+
+async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>) {
+  let next = 0;
+  const run = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+}
+
+export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
+  const { db, clock, log } = ctx;
+  const box = createSecretBox(ctx.config.secretKey);
+  const adapters = new Map(options.adapters.map((a) => [a.type, a]));
+  const batchSize = options.batchSize ?? 500;
+  const concurrency = options.concurrency ?? 64;
+  const matchers = new Map<string, { at: number; list: CompiledMomentum[] }>();
+  const onsiteHint = new Set<string>();
+  const vapid = new Map<string, { public: string; private: string; root: string }>();
+  let wake: (() => void) | undefined;
+  let wakeRequested = false;
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let sweeper: NodeJS.Timeout | undefined;
+  let listener: pg.Client | undefined;
+
+  const requestWake = () => {
+    wakeRequested = true;
+    wake?.();
+  };
+
+  // ------------------------------------------------------------------ momentum lifecycle (jobs)
+
+  const loadMomentum = async (uuid: string) => (await q.momentumsByUuid(db, [uuid]))[0];
+
+  const compile = (m: q.DispatchMomentum) =>
+    compileMomentum({
+      uuid: m.uuid,
+      domainUuid: m.domain_uuid,
+      type: m.type,
+      status: m.status,
+      version: m.version,
+      blocks: m.momentums,
+      worktime: m.worktime as Worktime | null,
+      activatedAt: m.activated_at,
+    });
+
+  const eligibleSql = (channelType: string | null): SQL =>
+    channelType === 'CELL_NOTIFICATION' ? sql`push_status = 'subscribed'` : sql`true`;
+
+  /** Creates the deliveries of one occurrence for the whole filtered audience, page by page. */
+  const fanOut = async (m: q.DispatchMomentum, occurrence: string, at: Date) => {
+    const compiled = compile(m);
+    if (!compiled.channelType) return 0;
+    let after: string | null = null;
+    let total = 0;
+    for (;;) {
+      const page = await q.fanOutPage(db, {
+        domainUuid: m.domain_uuid,
+        momentumUuid: m.uuid,
+        channelType: compiled.channelType,
+        occurrence,
+        at,
+        offsets: cumulative(compiled.repeats),
+        where: compiled.filter.where,
+        eligible: eligibleSql(compiled.channelType),
+        after,
+        limit: FANOUT_PAGE,
+        now: clock.now(),
+      });
+      total += page.inserted;
+      if (page.inserted) requestWake();
+      if (page.n < FANOUT_PAGE || !page.last) break;
+      after = page.last;
+    }
+    log.info({ momentum: m.uuid, occurrence, deliveries: total }, 'momentum distribuído ao público');
+    return total;
+  };
+
+  const momentumRef = z.object({ uuid: z.uuid(), at: z.iso.datetime() });
+
+  const activateJob = defineJob({
+    name: 'momentum.activate',
+    payload: momentumRef,
+    async handler({ uuid, at }) {
+      const m = await loadMomentum(uuid);
+      // Only the schedule this job was made for: a re-scheduled or already started item is left alone.
+      if (m?.status !== 'Paused' || m.scheduled_at?.toISOString() !== at) return;
+      if (clock.now() < new Date(at)) return;
+      await db.execute(sql`
+        UPDATE momentums SET status = 'Active', scheduled_at = NULL, activated_at = ${clock.now()},
+          finished_at = NULL, version = version + 1, updated_at = ${clock.now()}
+        WHERE uuid = ${uuid}::uuid AND status = 'Paused' AND scheduled_at = ${new Date(at)}`);
+      await momentumChanged(uuid);
+    },
+  });
+
+  const finishJob = defineJob({
+    name: 'momentum.finish',
+    payload: momentumRef,
+    async handler({ uuid, at }) {
+      const m = await loadMomentum(uuid);
+      if (m?.status !== 'Active' || compile(m).finishAt?.toISOString() !== new Date(at).toISOString()) return;
+      if (clock.now() < new Date(at)) return;
+      await db.execute(sql`
+        UPDATE momentums SET status = 'Done', finished_at = ${clock.now()}, version = version + 1,
+          updated_at = ${clock.now()}
+        WHERE uuid = ${uuid}::uuid AND status = 'Active'`);
+      await momentumChanged(uuid);
+    },
+  });
+
+  const fanoutJob = defineJob({
+    name: 'campaign.fanout',
+    payload: momentumRef,
+    async handler({ uuid, at }) {
+      const m = await loadMomentum(uuid);
+      if (m?.status !== 'Active' || m.activated_at?.toISOString() !== at) return;
+      await fanOut(m, `c${at}`, new Date(at));
+    },
+  });
+
+  const recurrenceJob = defineJob({
+    name: 'recurrence.tick',
+    payload: momentumRef,
+    async handler({ uuid, at }) {
+      const m = await loadMomentum(uuid);
+      if (m?.status !== 'Active') return;
+      const compiled = compile(m);
+      if (!compiled.recurrence) return;
+      const when = new Date(at);
+      if (clock.now() < when) return;
+      if (!compiled.finishAt || when < compiled.finishAt) await fanOut(m, `r${at}`, when);
+      await scheduleNextRecurrence(m, compiled, when);
+    },
+  });
+
+  const jobs = createJobRunner(ctx, [activateJob, finishJob, fanoutJob, recurrenceJob]);
+
+  const scheduleNextRecurrence = async (m: q.DispatchMomentum, compiled: CompiledMomentum, after: Date) => {
+    const next = nextRecurrence(after, compiled.recurrence!, m.time_zone, m.activated_at ?? after);
+    if (compiled.finishAt && next >= compiled.finishAt) return;
+    await jobs.send(
+      'recurrence.tick',
+      { uuid: m.uuid, at: next.toISOString() },
+      { startAfter: next, key: `${m.uuid}:${next.toISOString()}` },
+    );
+  };
+
+  const invalidate = (domainUuid: string) => {
+    matchers.delete(domainUuid);
+  };
+
+  async function momentumChanged(uuid: string) {
+    const m = await loadMomentum(uuid);
+    if (!m) return;
+    invalidate(m.domain_uuid);
+    if (ctx.database.kind === 'postgres') await db.execute(sql`SELECT pg_notify('impeto_momentums', ${m.domain_uuid})`);
+    const now = clock.now();
+    if (m.status === 'Paused' && m.scheduled_at) {
+      const at = m.scheduled_at.toISOString();
+      await jobs.send('momentum.activate', { uuid, at }, { startAfter: m.scheduled_at, key: `${uuid}:${at}` });
+    }
+    if (m.status !== 'Active') {
+      const reason = m.status === 'Done' ? engineMessages.finished : engineMessages.notActive;
+      await q.cancelWaiting(db, uuid, reason, now);
+      await db.execute(sql`
+        DELETE FROM onsite_queue WHERE delivery_id IN (SELECT id FROM deliveries WHERE momentum_uuid = ${uuid}::uuid)`);
+      return;
+    }
+    const compiled = compile(m);
+    if (compiled.finishAt) {
+      const at = compiled.finishAt.toISOString();
+      await jobs.send('momentum.finish', { uuid, at }, { startAfter: compiled.finishAt, key: `${uuid}:${at}` });
+    }
+    if (m.type === 'campaign' && m.activated_at) {
+      const at = m.activated_at.toISOString();
+      await jobs.send('campaign.fanout', { uuid, at }, { key: `${uuid}:${at}` });
+    }
+    if (compiled.recurrence) await scheduleNextRecurrence(m, compiled, now);
+  }
+
+  // ------------------------------------------------------------------ matching
+
+  const matchersOf = async (domainUuid: string) => {
+    const hit = matchers.get(domainUuid);
+    if (hit && Date.now() - hit.at < MATCHER_TTL_MS) return hit.list;
+    const list = (await q.activeTriggeredMomentums(db, domainUuid))
+      .map(compile)
+      .filter((c) => c.triggerKind && c.triggerKind !== 'recurrence' && c.channelType);
+    matchers.set(domainUuid, { at: Date.now(), list });
+    return list;
+  };
+
+  async function onEventsStored(events: StoredEvent[]) {
+    const now = clock.now();
+    // Reports first: viewed/clicked with a delivery id (from the service worker or the tag).
+    const reports = new Map<string, q.Report>();
+    for (const e of events) {
+      if (e.kind !== 'viewed' && e.kind !== 'clicked') continue;
+      const id = e.props?.delivery_id;
+      if (!isUuid(id)) continue;
+      const r = reports.get(id) ?? { deliveryId: id, domainUuid: e.domainUuid, clicked: false, at: e.ts, eventIds: [] };
+      r.clicked ||= e.kind === 'clicked';
+      r.eventIds.push(e.id);
+      reports.set(id, r);
+    }
+    await q.applyReports(db, [...reports.values()], now);
+
+    const candidates = new Map<string, { m: CompiledMomentum; personUuid: string; event: StoredEvent }>();
+    const goals: { momentumUuid: string; personUuid: string; at: Date }[] = [];
+    const byDomain = new Map<string, StoredEvent[]>();
+    for (const e of events) {
+      if (!e.personUuid || (e.kind !== 'pageview' && e.kind !== 'event')) continue;
+      byDomain.set(e.domainUuid, [...(byDomain.get(e.domainUuid) ?? []), e]);
+    }
+    for (const [domainUuid, list] of byDomain) {
+      const ms = await matchersOf(domainUuid);
+      if (ms.length === 0) continue;
+      for (const e of list) {
+        for (const m of ms) {
+          if (m.cancels(e)) goals.push({ momentumUuid: m.uuid, personUuid: e.personUuid!, at: e.ts });
+          const key = `${m.uuid}|${e.personUuid}`;
+          if (!candidates.has(key) && m.starts(e)) candidates.set(key, { m, personUuid: e.personUuid!, event: e });
+        }
+      }
+    }
+    await q.cancelForGoal(db, goals, engineMessages.goalReached, now);
+    if (candidates.size === 0) return;
+
+    const pushPersons = [...candidates.values()]
+      .filter((c) => c.m.channelType === 'CELL_NOTIFICATION')
+      .map((c) => c.personUuid);
+    const subscribed = pushPersons.length ? await q.subscribedPersons(db, pushPersons) : new Set<string>();
+    const rows: q.NewDelivery[] = [];
+    for (const { m, personUuid, event } of candidates.values()) {
+      if (m.channelType === 'CELL_NOTIFICATION' && !subscribed.has(personUuid)) continue;
+      if (m.finishAt && event.ts >= m.finishAt) continue;
+      const first = new Date(event.ts.getTime() + m.delaySeconds * 1000);
+      // Without 'Permitir mais de um envio' a person gets a momentum once; with it, each trigger starts a
+      // chain of sends spaced by intervalRecurrency, never stacked on a chain still waiting.
+      const repeat = m.repeats.length > 0;
+      cumulative(m.repeats).forEach((offset, i) => {
+        rows.push({
+          domainUuid: m.domainUuid,
+          momentumUuid: m.uuid,
+          personUuid,
+          channelType: m.channelType!,
+          dedupeKey: repeat ? `${m.uuid}:${personUuid}:e${event.id}:${i}` : `${m.uuid}:${personUuid}:once`,
+          triggerAt: event.ts,
+          dueAt: new Date(first.getTime() + offset * 1000),
+          unlessPending: repeat,
+        });
+      });
+    }
+    const inserted = await q.insertDeliveries(db, rows, now);
+    if (inserted.some((d) => new Date(d.due_at) <= clock.now())) {
+      requestWake();
+      if (ctx.database.kind === 'postgres') await db.execute(sql`SELECT pg_notify('impeto_deliveries', '')`);
+    }
+  }
+
+  // ------------------------------------------------------------------ sending
+
+  const domainKeys = async (uuids: string[]) => {
+    const missing = uuids.filter((u) => !vapid.has(u));
+    if (missing.length) {
+      for (const d of await q.domainsByUuid(db, missing)) {
+        vapid.set(d.uuid, { public: d.vapid_public, private: box.open(d.vapid_private), root: d.domain_root });
+      }
+    }
+    return vapid;
+  };
+
+  const backoffSeconds = (attempts: number) => Math.min(3600, 2 ** attempts * 5);
+
+  async function dispatchDue() {
+    const now = clock.now();
+    const claimed = await q.claimDue(db, now, batchSize);
+    if (claimed.length === 0) return 0;
+    const uniq = <T>(list: T[]) => [...new Set(list)];
+    const [moms, people] = await Promise.all([
+      q.momentumsByUuid(db, uniq(claimed.map((c) => c.momentum_uuid))),
+      q.personsByUuid(db, uniq(claimed.map((c) => c.person_uuid))),
+    ]);
+    const keys = await domainKeys(uniq(claimed.map((c) => c.domain_uuid)));
+    const momentumOf = new Map(moms.map((m) => [m.uuid, { row: m, compiled: compile(m) }]));
+    const personOf = new Map(people.map((p) => [p.uuid, p]));
+    const outcomes: q.Outcome[] = [];
+    const sent: { personUuid: string; momentumUuid: string }[] = [];
+    const gone: string[] = [];
+
+    await mapLimit(claimed, concurrency, async (d) => {
+      const m = momentumOf.get(d.momentum_uuid);
+      const person = personOf.get(d.person_uuid);
+      const done = (status: q.Outcome['status'], error: string | null, extra: Partial<q.Outcome> = {}) => {
+        outcomes.push({ id: d.id, status, error, ...extra });
+      };
+      if (!m || !person) return done('cancelled', engineMessages.notActive);
+      const { row, compiled } = m;
+      if (row.status !== 'Active') return done('cancelled', engineMessages.notActive);
+      if (compiled.finishAt && now >= compiled.finishAt) return done('expired', engineMessages.expired);
+      if (compiled.triggerKind === 'abandon') {
+        const pages = await q.pagesSince(db, d.person_uuid, d.trigger_at);
+        if (pages.some((p) => compiled.reachesGoal(p.url))) return done('cancelled', engineMessages.goalReached);
+      }
+      if (!compiled.filter.matches({ attributes: person.attributes })) {
+        return done('cancelled', engineMessages.outOfAudience);
+      }
+      const opening = nextWorktimeOpening(now, compiled.worktime, row.time_zone);
+      if (opening > now) return done('queued', null, { dueAt: opening, refund: true });
+      const adapter = compiled.channelType ? adapters.get(compiled.channelType) : undefined;
+      const key = keys.get(d.domain_uuid);
+      if (!adapter || !compiled.content || !key) return done('failed', engineMessages.noChannel);
+      const delivery: ChannelDelivery = {
+        id: d.id,
+        momentumUuid: d.momentum_uuid,
+        domain: { uuid: d.domain_uuid, root: key.root, vapidPublic: key.public, vapidPrivate: key.private },
+        person: {
+          uuid: person.uuid,
+          visitorId: person.visitor_id,
+          email: person.email,
+          phone: person.phone,
+          pushSubscription: person.push_status === 'subscribed' ? person.push_subscription : null,
+          attributes: person.attributes,
+        },
+        content: compiled.content,
+        channelProperties: {},
+        ttlSeconds: compiled.channelType === 'SUPERARE_WEBVIEW' ? ONSITE_TTL_SECONDS : PUSH_TTL_SECONDS,
+      };
+      let result: SendResult;
+      try {
+        result = await adapter.send(delivery);
+      } catch (err) {
+        log.error({ err, delivery: d.id }, 'falha inesperada no canal');
+        result = { ok: false, transient: true, reason: (err as Error).message };
+      }
+      if (result.ok) {
+        sent.push({ personUuid: d.person_uuid, momentumUuid: d.momentum_uuid });
+        return done('sent', null, { sentAt: clock.now() });
+      }
+      if (result.gone) gone.push(d.person_uuid);
+      if (result.transient && d.attempts < MAX_ATTEMPTS) {
+        const wait = result.retryAfterSeconds ?? backoffSeconds(d.attempts);
+        return done('queued', result.reason, { dueAt: new Date(clock.now().getTime() + wait * 1000) });
+      }
+      return done('failed', result.transient ? `${engineMessages.tooManyAttempts} ${result.reason}` : result.reason);
+    });
+
+    await q.recordOutcomes(db, outcomes, clock.now());
+    await q.markNotified(db, sent);
+    if (gone.length) await markGone(uniq(gone));
+    return claimed.length;
+  }
+
+  /** A push service said the subscription is gone (404/410): the person opted out. */
+  const markGone = async (personUuids: string[]) => {
+    const ids = sql`(SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(personUuids)}::jsonb))`;
+    await db.execute(sql`UPDATE persons SET push_status = 'unsubscribed' WHERE uuid IN ${ids}`);
+    await db.execute(sql`
+      INSERT INTO events (domain_uuid, person_uuid, kind, props, device, ts)
+      SELECT domain_uuid, uuid, 'optout', '{"reason":"gone"}'::jsonb, NULL, ${clock.now()}
+      FROM persons WHERE uuid IN ${ids}`);
+  };
+
+  const sweep = async () => {
+    const n = await q.requeueStale(db, clock.now(), ctx.config.deliveryLeaseSeconds);
+    if (n) {
+      log.warn({ deliveries: n }, 'entregas presas em envio devolvidas à fila');
+      requestWake();
+    }
+    return n;
+  };
+
+  const runLoop = async () => {
+    while (running) {
+      let handled = 0;
+      try {
+        handled = await dispatchDue();
+      } catch (err) {
+        log.error({ err }, 'falha no envio de entregas');
+      }
+      if (handled > 0 || !running) continue;
+      if (wakeRequested) {
+        wakeRequested = false;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 500);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+      wakeRequested = false;
+    }
+  };
+
+  const listen = async () => {
+    if (ctx.database.kind !== 'postgres' || !ctx.database.url) return;
+    listener = new pg.Client({ connectionString: ctx.database.url });
+    listener.on('error', (err) => log.warn({ err }, 'LISTEN do motor caiu'));
+    listener.on('notification', (n) => {
+      if (n.channel === 'impeto_momentums' && n.payload) invalidate(n.payload);
+      else if (n.channel === 'impeto_deliveries') requestWake();
+    });
+    await listener.connect();
+    await listener.query('LISTEN impeto_momentums');
+    await listener.query('LISTEN impeto_deliveries');
+  };
+
+  return {
+    momentumChanged,
+    onEventsStored,
+    dispatchDue,
+    sweep,
+    jobs,
+    async takeOnsite(domainUuid, visitorId) {
+      onsiteHint.delete(`${domainUuid}|${visitorId}`);
+      return q.takeOnsite(db, domainUuid, visitorId, clock.now());
+    },
+    mayHaveOnsite: (domainUuid, visitorId) => onsiteHint.has(`${domainUuid}|${visitorId}`),
+    noteOnsite(domainUuid, visitorId) {
+      if (onsiteHint.size > 100_000) onsiteHint.clear();
+      onsiteHint.add(`${domainUuid}|${visitorId}`);
+    },
+    async start() {
+      await listen();
+      await jobs.start(options.work);
+      if (!options.work) return;
+      running = true;
+      loop = runLoop();
+      sweeper = setInterval(() => void sweep().catch((err) => log.error({ err }, 'sweeper')), 10_000);
+      await sweep();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      if (sweeper) clearInterval(sweeper);
+      await loop;
+      await jobs.stop();
+      await listener?.end().catch(() => {});
+      for (const a of adapters.values()) await a.close?.();
+    },
+  };
+}

@@ -1,0 +1,174 @@
+import {
+  type FilterBlock,
+  type MomentumType,
+  type TriggerCondition,
+  toPortableRegex,
+  type Worktime,
+} from '@impeto/shared';
+import { type CompiledFilter, compileFilter, foldCase } from '../modules/persons/filter/compile-filter.ts';
+import type { RecurrenceRule } from './schedule.ts';
+
+/*
+ * A momentum compiled for the engine: what starts a delivery (pageview, events, abandon triggers), what
+ * cancels one (an abandon's goal page), the audience filter, the timing. Pure: unit-tested without a database.
+ *
+ * URL rules: == / != compare the page address without scheme, fragment and trailing slash, the host
+ * case-insensitively; contain / notcontain look for the text case-insensitively (the filter module's folding);
+ * with the regex flag every value is a pattern searched in the address (portable subset, flags 'su').
+ * Several values: == and contain pass when one matches; != and notcontain when none does.
+ */
+
+export interface StoredEvent {
+  id: number;
+  domainUuid: string;
+  personUuid: string | null;
+  kind: string;
+  url: string | null;
+  category: string | null;
+  props: Record<string, unknown> | null;
+  ts: Date;
+}
+
+export interface MomentumRow {
+  uuid: string;
+  domainUuid: string;
+  type: MomentumType;
+  status: string;
+  version: number;
+  blocks: unknown[];
+  worktime: Worktime | null;
+  activatedAt: Date | null;
+}
+
+export interface CompiledMomentum {
+  uuid: string;
+  domainUuid: string;
+  type: MomentumType;
+  version: number;
+  channelType: string | null;
+  content: (Record<string, unknown> & { filter: string }) | null;
+  triggerKind: TriggerCondition['filter'] | null;
+  /** Seconds between the trigger and the first send. */
+  delaySeconds: number;
+  /** Gaps (seconds) between repeated sends, when 'Permitir mais de um envio' is on. */
+  repeats: number[];
+  finishAt: Date | null;
+  worktime: Worktime | null;
+  recurrence: RecurrenceRule | null;
+  filter: CompiledFilter;
+  /** Does this event start a delivery for its person? */
+  starts(event: StoredEvent): boolean;
+  /** Does this event cancel the person's waiting deliveries (an abandon's goal reached)? */
+  cancels(event: StoredEvent): boolean;
+  /** The goal test of an abandon trigger on a page address (send-time check). */
+  reachesGoal(url: string): boolean;
+}
+
+type Block = { type: string; regex?: boolean; values?: Record<string, unknown>[] };
+
+const normalizeUrl = (text: string) => {
+  try {
+    const u = new URL(text);
+    const path = u.pathname.length > 1 ? u.pathname.replace(/\/+$/, '') : '';
+    return `${u.host.toLowerCase()}${path}${u.search}`;
+  } catch {
+    return text.trim();
+  }
+};
+
+type Test = (subject: string) => boolean;
+
+/** One value list under one operator, as a test of a text (a page address or an event value). */
+export function textRule(comparation: string, values: string[], regex: boolean, urls: boolean): Test {
+  const negative = comparation === '!=' || comparation === 'notcontain';
+  let one: (subject: string, value: string) => boolean;
+  if (regex) {
+    const patterns = values.map((v) => {
+      const p = toPortableRegex(v);
+      return p.ok ? new RegExp(p.source, 'su') : null;
+    });
+    return (subject) => {
+      const hit = patterns.some((p) => p?.test(subject));
+      return negative ? !hit : hit;
+    };
+  }
+  if (comparation === 'contain' || comparation === 'notcontain') {
+    const folded = values.map(foldCase);
+    return (subject) => {
+      const s = foldCase(subject);
+      const hit = folded.some((v) => s.includes(v));
+      return negative ? !hit : hit;
+    };
+  }
+  if (urls) {
+    const wanted = new Set(values.map(normalizeUrl));
+    one = (subject) => wanted.has(normalizeUrl(subject));
+  } else {
+    one = (subject, value) => subject === value;
+  }
+  return (subject) => {
+    const hit = urls ? one(subject, '') : values.some((v) => one(subject, v));
+    return negative ? !hit : hit;
+  };
+}
+
+const never = () => false;
+
+export function compileMomentum(row: MomentumRow): CompiledMomentum {
+  const blocks = row.blocks as Block[];
+  const find = (type: string) => blocks.find((b) => b.type === type);
+  const filterBlock = find('filter') as FilterBlock | undefined;
+  const trigger = find('trigger');
+  const t = trigger?.values?.[0] as TriggerCondition | undefined;
+  const dispatcher = find('dispatcher')?.values?.[0] as (Record<string, unknown> & { filter: string }) | undefined;
+  const finish = find('finish')?.values?.[0]?.value;
+  const regex = trigger?.regex === true;
+
+  let starts: (e: StoredEvent) => boolean = never;
+  let cancels: (e: StoredEvent) => boolean = never;
+  let reachesGoal: (url: string) => boolean = never;
+  if (t?.filter === 'pageview') {
+    const rule = textRule(t.comparation ?? 'contain', t.value, regex, true);
+    starts = (e) => e.kind === 'pageview' && e.url !== null && rule(e.url);
+  } else if (t?.filter === 'events') {
+    const categories = [t.parentCategory, t.parentCategory2].filter(Boolean);
+    const rule = t.key && t.value.length ? textRule(t.comparation ?? '==', t.value, regex, false) : null;
+    starts = (e) => {
+      if (e.kind !== 'event' || !e.category || !categories.includes(e.category)) return false;
+      if (!rule) return true;
+      const v = e.props?.[t.key!];
+      return rule(v === undefined || v === null ? '' : String(v));
+    };
+  } else if (t?.filter === 'abandon') {
+    const start = textRule('contain', t.value, regex, true);
+    const goalValues = t.value2 ?? [];
+    if (goalValues.length) {
+      const goal = textRule(t.comparation2 ?? 'contain', goalValues, regex, true);
+      reachesGoal = goal;
+      cancels = (e) => e.kind === 'pageview' && e.url !== null && goal(e.url);
+    }
+    starts = (e) => e.kind === 'pageview' && e.url !== null && start(e.url);
+  }
+
+  return {
+    uuid: row.uuid,
+    domainUuid: row.domainUuid,
+    type: row.type,
+    version: row.version,
+    channelType: dispatcher?.filter ?? null,
+    content: dispatcher ?? null,
+    triggerKind: t?.filter ?? null,
+    delaySeconds: t?.dischargeIn?.[0] ?? 0,
+    repeats: Array.isArray(dispatcher?.intervalRecurrency) ? (dispatcher.intervalRecurrency as number[]) : [],
+    finishAt: typeof finish === 'string' ? new Date(finish) : null,
+    worktime: row.worktime,
+    recurrence:
+      t?.filter === 'recurrence'
+        ? { period: t.comparation as RecurrenceRule['period'], value: t.value[0], hours: t.hours ?? '00:00' }
+        : null,
+    filter: compileFilter(filterBlock ?? null),
+    starts,
+    cancels,
+    reachesGoal,
+  };
+}
