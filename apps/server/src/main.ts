@@ -11,10 +11,16 @@ const config = (() => {
 })();
 
 const app = await buildApp(config);
-await app.listen({ port: config.port, host: config.host });
-const address = app.server.address();
-const port = typeof address === 'object' && address ? address.port : config.port;
-console.log(`\n  Ímpeto pronto: abra ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}\n`);
+if (config.role === 'worker') {
+  // The worker serves no HTTP: it runs the engine's jobs and sends (started when the app is ready).
+  await app.ready();
+  console.log('\n  Ímpeto worker pronto: motor de envios em execução\n');
+} else {
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  console.log(`\n  Ímpeto pronto: abra ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}\n`);
+}
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
