@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { fromPglite, fromPostgres } from '../src/db/client.ts';
+import { installJobs } from '../src/engine/jobs.ts';
 import { adminUrl, postgresTestUrl } from './postgres-url.ts';
 
 declare module 'vitest' {
@@ -32,6 +33,7 @@ export default async function setup(project: TestProject) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'impeto-pglite-'));
     const database = fromPglite(await PGlite.create());
     await database.migrate();
+    await installJobs(database);
     const dump = await database.pglite!.dumpDataDir('gzip');
     const file = path.join(dir, 'template.tar.gz');
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
@@ -47,6 +49,7 @@ export default async function setup(project: TestProject) {
   await admin.query(`CREATE DATABASE ${template}`);
   const database = fromPostgres(adminUrl(url, template), 1);
   await database.migrate();
+  await installJobs(database);
   await database.close();
   project.provide('pgTemplate', template);
   project.provide('pgUrl', url);

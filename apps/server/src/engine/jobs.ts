@@ -79,8 +79,9 @@ export function createJobRunner(ctx: AppContext, definitions: JobDefinition[]): 
 
   return {
     async start(work) {
-      const b = await ensure();
+      // Without workers pg-boss starts on the first send (most API processes and tests never send a job).
       if (!work) return;
+      const b = await ensure();
       for (const d of definitions) {
         await b.work(d.name, { pollingIntervalSeconds: 1, batchSize: 1 }, async (jobs) => {
           for (const job of jobs) await run(d.name, job.data);
