@@ -54,6 +54,7 @@ export default defineConfig({
       ALLOW_PRIVATE_FETCH: '1',
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT: '500',
+      NODE_EXTRA_CA_CERTS: path.resolve(import.meta.dirname, '../apps/server/test/fixtures/push-service.crt'),
     },
   },
 });
