@@ -1,1 +1,1 @@
--- filled by the peopleImpacted work (#4)
+-- Intentionally empty: reserved for person filter indexes, which measurement showed do not help counts that match a third of a domain (see bench/RESULTS.md); the sample key of 0006 serves peopleImpacted instead.

@@ -8,6 +8,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -159,10 +160,13 @@ export const persons = pgTable(
     pushStatus: text('push_status', { enum: ['subscribed', 'unsubscribed'] }),
     firstSeen: ts('first_seen').notNull().defaultNow(),
     lastSeen: ts('last_seen').notNull().defaultNow(),
+    /** Uniform random 0–999 drawn at insert: a per-domain random sample for peopleImpacted on large bases. */
+    sampleKey: smallint('sample_key').notNull().default(sql`floor(random() * 1000)`),
   },
   (t) => [
     uniqueIndex('persons_domain_visitor_key').on(t.domainUuid, t.visitorId),
     index('persons_domain_seen_idx').on(t.domainUuid, t.lastSeen),
+    index('persons_domain_sample_idx').on(t.domainUuid, t.sampleKey),
   ],
 );
 

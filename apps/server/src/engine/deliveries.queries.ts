@@ -159,7 +159,8 @@ export async function recordOutcomes(db: Db, outcomes: Outcome[], now: Date) {
   }));
   await db.execute(sql`
     UPDATE deliveries d SET
-      status = r.status,
+      status = CASE WHEN r.status = 'sent' AND d.clicked_at IS NOT NULL THEN 'clicked'
+                    WHEN r.status = 'sent' AND d.viewed_at IS NOT NULL THEN 'viewed' ELSE r.status END,
       error = r.error,
       sent_at = coalesce(r.sent_at, d.sent_at),
       due_at = coalesce(r.due_at, d.due_at),
@@ -332,8 +333,10 @@ export async function applyReports(db: Db, reports: Report[], now: Date) {
     UPDATE deliveries d SET
       viewed_at = coalesce(d.viewed_at, r.at),
       clicked_at = CASE WHEN r.clicked THEN coalesce(d.clicked_at, r.at) ELSE d.clicked_at END,
-      status = CASE WHEN r.clicked THEN 'clicked'
-                    WHEN d.status IN ('sent', 'sending', 'queued') THEN 'viewed' ELSE d.status END,
+      -- A report may beat the send pass's own record (still 'sending'): the timestamps are kept and
+      -- recordOutcomes turns 'sent' into viewed/clicked from them.
+      status = CASE WHEN r.clicked AND d.status IN ('sent', 'viewed') THEN 'clicked'
+                    WHEN d.status = 'sent' THEN 'viewed' ELSE d.status END,
       updated_at = ${now}
     FROM jsonb_to_recordset(${json(records)}) AS r(id uuid, d uuid, clicked boolean, at timestamptz)
     WHERE d.id = r.id AND d.domain_uuid = r.d

@@ -218,6 +218,33 @@ describe('triggers', () => {
     );
   });
 
+  it('a report that arrives while the send is being recorded is kept', async () => {
+    const m = await createMomentum([
+      everyone,
+      trigger({ filter: 'pageview', comparation: 'contain', value: ['/corrida'] }),
+      pushBlock(),
+    ]);
+    const { vid } = await subscriber();
+    await pageview(domain, vid, '/corrida');
+    const [d] = await deliveriesOf(m.uuid);
+    // The service worker's click lands between the push service's answer and the engine's record.
+    await t.app.ctx.db.execute(
+      sql`UPDATE deliveries SET status = 'sending', locked_at = ${t.clock.now()} WHERE id = ${d!.id}::uuid`,
+    );
+    await collect(domain, undefined, [{ t: 'clicked', d: d!.id }]);
+    await t.app.ctx.db.execute(
+      sql`UPDATE deliveries SET status = 'queued', locked_at = NULL WHERE id = ${d!.id}::uuid`,
+    );
+    await dispatchAll();
+    const [after] = await queryRows<{ status: string; sent_at: string | null; clicked_at: string | null }>(
+      t.app.ctx.db,
+      sql`SELECT status, sent_at::text, clicked_at::text FROM deliveries WHERE id = ${d!.id}::uuid`,
+    );
+    expect(after).toMatchObject({ status: 'clicked' });
+    expect(after!.sent_at).not.toBeNull();
+    expect(after!.clicked_at).not.toBeNull();
+  });
+
   it('events trigger on category, key and value; dischargeIn delays the send', async () => {
     const m = await createMomentum([
       everyone,

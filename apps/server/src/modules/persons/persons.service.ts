@@ -68,23 +68,45 @@ export async function searchFilterValues(
 }
 
 /** Share of the domain's base that the momentum's filter block selects, 0–100 with one decimal. */
+/** Bases up to this size are counted exactly; larger ones from a uniform random sample of about SAMPLE_TARGET. */
+const EXACT_LIMIT = 60_000;
+const SAMPLE_TARGET = 25_000;
+
+/**
+ * The share of the domain's persons the filter selects. Exact on bases up to 60,000 persons; above that an
+ * estimate from the persons whose random sample_key (0–999) falls under a cut sized for ~25,000 persons —
+ * a uniform sample, ±0.6 percentage points at 95% — so the figure stays interactive on millions of
+ * persons. Campaign fan-out always applies the exact filter.
+ */
 export async function peopleImpacted(ctx: AppContext, companyUuid: string, domainUuid: string, blocks: unknown[]) {
   await requireCompanyDomain(ctx, companyUuid, domainUuid);
   const filterBlock = blocks.find((b) => (b as { type?: unknown })?.type === 'filter');
   const filter = compileFilter(filterBlock ?? null);
-  // One pass over the domain's persons gives both counts. JIT only adds compile time to this scan (the
-  // filter is function calls), hence off for this statement.
+  const [probe] = await queryRows<{ n: number }>(
+    ctx.db,
+    sql`SELECT count(*)::int AS n FROM persons WHERE domain_uuid = ${domainUuid}::uuid AND sample_key < 10`,
+  );
+  const estimate = Number(probe?.n ?? 0) * 100;
+  const cut = estimate > EXACT_LIMIT ? Math.min(1000, Math.ceil((1000 * SAMPLE_TARGET) / estimate)) : 1000;
+  const sample = cut < 1000 ? sql`AND persons.sample_key < ${cut}` : sql``;
+  // One pass gives both counts. JIT only adds compile time to this scan (the filter is function calls).
   const [row] = await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`SET LOCAL jit = off`);
     return queryRows<{ total: number; hit: number }>(
       tx as unknown as Db,
       sql`SELECT count(*)::int AS total, (count(*) FILTER (WHERE ${filter.where}))::int AS hit
-          FROM persons WHERE persons.domain_uuid = ${domainUuid}::uuid`,
+          FROM persons WHERE persons.domain_uuid = ${domainUuid}::uuid ${sample}`,
     );
   });
-  const total = row?.total ?? 0;
-  const hit = row?.hit ?? 0;
-  return { percentualAtingido: total === 0 ? 0 : Math.round((hit / total) * 1000) / 10, total, impacted: hit };
+  const scale = 1000 / cut;
+  const total = Math.round((row?.total ?? 0) * scale);
+  const hit = Math.round((row?.hit ?? 0) * scale);
+  return {
+    percentualAtingido: total === 0 ? 0 : Math.round((hit / total) * 1000) / 10,
+    total,
+    impacted: hit,
+    estimated: cut < 1000,
+  };
 }
 
 export async function listEventCategories(ctx: AppContext, companyUuid: string, domainUuid: string) {

@@ -1,0 +1,2 @@
+ALTER TABLE "persons" ADD COLUMN "sample_key" smallint DEFAULT floor(random() * 1000) NOT NULL;--> statement-breakpoint
+CREATE INDEX "persons_domain_sample_idx" ON "persons" USING btree ("domain_uuid","sample_key");
