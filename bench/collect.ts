@@ -305,7 +305,7 @@ const collectCells = (r: Row) => [
   f0(r.serverRssMb),
 ];
 
-const PEOPLE_HEAD = ['database', 'persons', 'filter', 'median ms', 'runs ms', 'impacted', '%'];
+const PEOPLE_HEAD = ['database', 'persons', 'filter', 'median ms', 'runs ms', 'impacted', '%', 'exact %', 'sampled'];
 const peopleCells = (p: PeopleResult) =>
   p.filters.map((f) => [
     p.db,
@@ -315,6 +315,8 @@ const peopleCells = (p: PeopleResult) =>
     f.runsMs.map((x) => f0(x)).join(' / '),
     f0(f.impacted),
     f1(f.percent),
+    f1(f.exactPercent),
+    f.estimated ? 'yes' : 'no',
   ]);
 
 async function machine() {
