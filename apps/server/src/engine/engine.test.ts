@@ -449,6 +449,21 @@ describe('campaigns and delivery guarantees', () => {
     await dispatchAll();
     for (const s of subs) expect(receivedBy(s.sub.subscription.endpoint)).toHaveLength(1);
     expect(await deliveriesOf(uuid)).toHaveLength(12);
+
+    // Paused and started again: a new fan-out reaches only those not reached yet (here: a new subscriber).
+    expect((await call(t.app, 'PUT', `/api/momentum/status/${uuid}`, { status: 'Paused' }, owner.token)).status).toBe(
+      200,
+    );
+    const late = await subscriber(target);
+    expect((await call(t.app, 'PUT', `/api/momentum/status/${uuid}`, { status: 'Active' }, owner.token)).status).toBe(
+      200,
+    );
+    const again = (await waitingJobs('campaign.fanout', uuid)).at(-1);
+    expect(again!.data.at).not.toBe(job!.data.at);
+    await t.app.engine.jobs.run('campaign.fanout', again!.data);
+    await dispatchAll();
+    for (const s of subs) expect(receivedBy(s.sub.subscription.endpoint)).toHaveLength(1);
+    expect(receivedBy(late.sub.subscription.endpoint)).toHaveLength(1);
   });
 
   it('a worker that died between send and record: the sweeper hands the delivery back, sent once', async () => {

@@ -184,7 +184,8 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
     async handler({ uuid, at }) {
       const m = await loadMomentum(uuid);
       if (m?.status !== 'Active' || m.activated_at?.toISOString() !== at) return;
-      await fanOut(m, `c${at}`, new Date(at));
+      // One occurrence per campaign: resuming a paused campaign reaches only those it has not reached yet.
+      await fanOut(m, 'c', new Date(at));
     },
   });
 
