@@ -43,12 +43,17 @@ async function setUp(page: Page, request: APIRequestContext, siteUrl: string) {
       data: { domain_uuid: domain.uuid, type: 'momentum', momentum_title: title, status: 'Active', momentums: blocks },
     });
     expect(res.status(), await res.text()).toBe(200);
-    return (await res.json()).data as { uuid: string; status: string };
+    return (await res.json()).data as { uuid: string; status: string; momentum_title: string };
   };
   /** The person API's view of one visitor (GET /api/person/list/:domain). */
   const person = async (visitorId: string) =>
     (await get<Person[]>(`/api/person/list/${domain.uuid}`)).find((p) => p.visitor_id === visitorId);
-  return { domain, get, createMomentum, person };
+  /** Validates the domain's tag on the test site, as the domains page does (unlocks the momentum pages). */
+  const validate = async () => {
+    const res = await request.post('/api/gero/validate', { headers, data: { gero: { domain_uuid: domain.uuid } } });
+    expect(res.status(), await res.text()).toBe(200);
+  };
+  return { validate, domain, get, createMomentum, person };
 }
 
 const everyone = { type: 'filter', values: [{ filter: 'all' }] };
@@ -96,7 +101,7 @@ test("a visitor's page view triggers a momentum whose on-site message appears on
   browser,
   testSite,
 }) => {
-  const { domain, createMomentum, person } = await setUp(page, request, testSite.url);
+  const { domain, createMomentum, person, validate } = await setUp(page, request, testSite.url);
   // New domains get the newest tracker, the first release that renders on-site messages.
   expect(domain.gero_version).toBe('1.2.0');
   testSite.setGeroId(domain.gero_id);
@@ -161,6 +166,13 @@ test("a visitor's page view triggers a momentum whose on-site message appears on
       'notified.momentum_uuid': [momentum.uuid],
     });
   await visitor.close();
+
+  // The dashboard's momentum list shows what became of the message, under the momentum's title.
+  await validate();
+  await page.goto(`/v2/momentums?domain=${domain.uuid}`);
+  const row = page.getByRole('row').filter({ hasText: momentum.momentum_title });
+  await expect(row.getByLabel('Mensagens: 1 enviadas, 1 vistas, 1 cliques')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('momentum-list-deliveries.png') });
 });
 
 test("a push momentum's payload is decrypted by the local push service, delivered into the real service worker, shown, and its click reported", async ({

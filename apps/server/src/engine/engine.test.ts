@@ -216,6 +216,10 @@ describe('triggers', () => {
         ['clicked', person.uuid],
       ]),
     );
+    // The dashboard's list shows what became of the momentum's messages.
+    const list = await call(t.app, 'GET', `/api/momentum/list/${domain.uuid}?type=momentum`, undefined, owner.token);
+    const item = list.body.data.find((i: { uuid: string }) => i.uuid === m.uuid);
+    expect(item.deliveries).toEqual({ waiting: 0, sent: 1, viewed: 1, clicked: 1, failed: 0 });
   });
 
   it('a report that arrives while the send is being recorded is kept', async () => {

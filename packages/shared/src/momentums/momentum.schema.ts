@@ -115,4 +115,14 @@ export interface MomentumItem {
   worktime: Worktime | null;
   created_at: string;
   updated_at: string;
+  /** What the engine did with it so far (lists only): waiting, sent, viewed and clicked messages, failures. */
+  deliveries?: DeliveryCounts;
+}
+
+export interface DeliveryCounts {
+  waiting: number;
+  sent: number;
+  viewed: number;
+  clicked: number;
+  failed: number;
 }

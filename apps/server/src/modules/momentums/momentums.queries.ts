@@ -66,3 +66,20 @@ export const findDomainChannel = async (db: Db, domainUuid: string, channelUuid:
       .where(and(eq(channels.domainUuid, domainUuid), eq(channels.uuid, channelUuid)))
       .limit(1)
   )[0];
+
+/** Per momentum of a domain: what its deliveries became (sent counts viewed and clicked ones too). */
+export const deliveryCounts = async (db: Db, companyUuid: string, domainUuid: string) =>
+  (
+    (await db.execute(sql`
+      SELECT d.momentum_uuid,
+             count(*) FILTER (WHERE d.status IN ('queued', 'sending'))::int AS waiting,
+             count(*) FILTER (WHERE d.status IN ('sent', 'viewed', 'clicked'))::int AS sent,
+             count(*) FILTER (WHERE d.viewed_at IS NOT NULL)::int AS viewed,
+             count(*) FILTER (WHERE d.clicked_at IS NOT NULL)::int AS clicked,
+             count(*) FILTER (WHERE d.status = 'failed')::int AS failed
+      FROM deliveries d JOIN momentums m ON m.uuid = d.momentum_uuid
+      WHERE m.company_uuid = ${companyUuid}::uuid AND m.domain_uuid = ${domainUuid}::uuid
+      GROUP BY d.momentum_uuid`)) as unknown as {
+      rows: { momentum_uuid: string; waiting: number; sent: number; viewed: number; clicked: number; failed: number }[];
+    }
+  ).rows;

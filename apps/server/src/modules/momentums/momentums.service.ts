@@ -84,7 +84,13 @@ const withEndDate = (worktime: CreateMomentumInput['worktime'], blocks: unknown[
 
 export async function listForDomain(ctx: AppContext, principal: Principal, domainUuid: string, type: MomentumType) {
   await requireCompanyDomain(ctx, principal.companyUuid, domainUuid);
-  return (await q.listMomentums(ctx.db, principal.companyUuid, domainUuid, type)).map(toMomentumItem);
+  const [rows, counts] = await Promise.all([
+    q.listMomentums(ctx.db, principal.companyUuid, domainUuid, type),
+    q.deliveryCounts(ctx.db, principal.companyUuid, domainUuid),
+  ]);
+  const byMomentum = new Map(counts.map(({ momentum_uuid, ...c }) => [momentum_uuid, c]));
+  const none = { waiting: 0, sent: 0, viewed: 0, clicked: 0, failed: 0 };
+  return rows.map((row) => ({ ...toMomentumItem(row), deliveries: byMomentum.get(row.uuid) ?? none }));
 }
 
 export async function getOne(ctx: AppContext, principal: Principal, uuid: string) {

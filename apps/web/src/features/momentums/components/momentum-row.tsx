@@ -1,7 +1,16 @@
-import { type MomentumItem, momentumMessages as mm } from '@impeto/shared';
+import { type DeliveryCounts, type MomentumItem, momentumMessages as mm } from '@impeto/shared';
 import { ActionIcon, Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconEye, IconPencil, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import {
+  IconClock,
+  IconEye,
+  IconPencil,
+  IconPlayerPause,
+  IconPlayerPlay,
+  IconPointer,
+  IconSend,
+  IconTrash,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { isApiError } from '../../../lib/api.ts';
 import { useDomainNavigate } from '../../../lib/navigation.ts';
@@ -128,6 +137,7 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
               {item.momentum_description}
             </Text>
           ) : null}
+          <DeliverySummary counts={item.deliveries} />
         </Stack>
       </Table.Td>
       <Table.Td>
@@ -204,5 +214,34 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
         )}
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+const count = new Intl.NumberFormat('pt-BR');
+
+/** What the engine did with the item: sent, viewed and clicked messages (and what still waits), under the title. */
+function DeliverySummary({ counts }: { counts?: DeliveryCounts }) {
+  if (!counts || counts.sent + counts.waiting + counts.failed === 0) return null;
+  const parts = [
+    { icon: IconSend, value: counts.sent, label: 'enviadas' },
+    { icon: IconEye, value: counts.viewed, label: 'vistas' },
+    { icon: IconPointer, value: counts.clicked, label: 'cliques' },
+    ...(counts.waiting ? [{ icon: IconClock, value: counts.waiting, label: 'aguardando' }] : []),
+  ];
+  const failed = counts.failed ? `; ${count.format(counts.failed)} com falha` : '';
+  const description = parts.map((p) => `${count.format(p.value)} ${p.label}`).join(', ') + failed;
+  return (
+    <Tooltip label={`Mensagens: ${description}`} withArrow>
+      <Group gap={10} wrap="nowrap" mt={4} aria-label={`Mensagens: ${description}`}>
+        {parts.map(({ icon: Icon, value, label }) => (
+          <Group key={label} gap={3} wrap="nowrap">
+            <Icon size={13} stroke={1.8} color="var(--mantine-color-dimmed)" aria-hidden />
+            <Text size="xs" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
+              {count.format(value)}
+            </Text>
+          </Group>
+        ))}
+      </Group>
+    </Tooltip>
   );
 }

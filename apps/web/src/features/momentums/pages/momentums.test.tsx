@@ -63,7 +63,10 @@ const item = (momentum_title: string, status: string, scheduled_at: string | nul
   updated_at: '2026-03-11T12:00:00.000Z',
 });
 const items = [
-  item('Ativo A', 'Active'),
+  {
+    ...item('Ativo A', 'Active'),
+    deliveries: { waiting: 3, sent: 1250, viewed: 640, clicked: 87, failed: 2 },
+  },
   item('Agendado B', 'Paused', future),
   item('Pausado C', 'Paused'),
   item('Rascunho D', 'Draft'),
@@ -122,6 +125,12 @@ describe('momentum list', { timeout: 30_000 }, () => {
     expect(within(scheduledRow).getByText('3d')).toBeTruthy();
     expect(within(scheduledRow).getByText('CELL')).toBeTruthy();
     expect(screen.queryByText('Removido E')).toBeNull();
+    // What the engine did with the active one, under its title; nothing under items that sent nothing.
+    const activeRow = screen.getByText('Ativo A').closest('tr') as HTMLElement;
+    expect(
+      within(activeRow).getByLabelText('Mensagens: 1.250 enviadas, 640 vistas, 87 cliques, 3 aguardando; 2 com falha'),
+    ).toBeTruthy();
+    expect(within(scheduledRow).queryByLabelText(/^Mensagens:/)).toBeNull();
 
     await userEvent.click(tab('Agendados'));
     expect(screen.getAllByRole('row')).toHaveLength(2);
