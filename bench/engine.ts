@@ -1,0 +1,750 @@
+/**
+ * `npm run bench:engine`: the engine on PostgreSQL, as a real server process (main.ts, ROLE=all) sending to the
+ * local push service (apps/server/test/push-service.ts, https, VAPID checked, count-only) that runs here.
+ *
+ *   latency     visitors opt in through /collect; an Active momentum (pageview contains /oferta → push); ~1,000
+ *               page views/s for ~20 s, one in ten a triggering view of a distinct subscriber; for each push,
+ *               arrival time − the time its collect request was answered (matched by the subscriber's endpoint).
+ *   campaign    100,000 subscribed persons generated with SQL (distinct endpoints, one shared key pair); an Active
+ *               campaign created through the API; time from the create request to the 100,000th push.
+ *
+ * Creates a scratch database and drops it at the end. Writes the Engine section of bench/RESULTS.md (between
+ * its markers) unless RESULTS=0. Knobs: LATENCY_SECONDS (20), RATE (1000 events/s), TRIGGER_EVERY (10),
+ * CAMPAIGN (100000; 0 skips), PHASES (latency,campaign), PROFILE=1 (the server runs with --cpu-prof during the
+ * campaign and the report says where its time went).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { type PushService, pushServiceCertPath, startPushService } from '../apps/server/test/push-service.ts';
+import { mergeProfiles, type ProfileSummary, summariseProfile } from './engine-profile.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
+const { solveChallenge } = serverRequire('altcha-lib') as typeof import('altcha-lib');
+const { deriveKey } = serverRequire('altcha-lib/algorithms/pbkdf2') as typeof import('altcha-lib/algorithms/pbkdf2');
+
+const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const LATENCY_SECONDS = Number(process.env.LATENCY_SECONDS ?? 20);
+const WARMUP_SECONDS = Number(process.env.WARMUP_SECONDS ?? 5);
+const RATE = Number(process.env.RATE ?? 1000);
+const TRIGGER_EVERY = Number(process.env.TRIGGER_EVERY ?? 10);
+const CAMPAIGN = Number(process.env.CAMPAIGN ?? 100_000);
+const PHASES = (process.env.PHASES ?? 'latency,campaign').split(',');
+const PROFILE = process.env.PROFILE === '1';
+/** 0: one ROLE=all process. N: one ROLE=api process (HTTP, matching) and N ROLE=worker processes (fan-out, sends). */
+const WORKERS = Number(process.env.WORKERS ?? 0);
+const RESULTS =
+  process.env.RESULTS === '0' ? null : path.resolve(process.env.RESULTS ?? path.join(root, 'bench/RESULTS.md'));
+const SECRET_KEY = 'e'.repeat(43);
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+/** The engine's defaults (engine.ts, web-push.ts); ROLE=all and ROLE=worker use them, nothing in config.ts changes them. */
+const ENGINE = { batchSize: 500, concurrency: 64, fanoutPage: 1000, pushSockets: 64 };
+const LATENCY_TARGET_MS = 500;
+const WINDOW_SECONDS = 5;
+const CAMPAIGN_TARGET_S = 60;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const withDatabase = (url: string, database: string) => {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+};
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : Number.NaN;
+const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—');
+const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuSeconds(pid: number) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU seconds of every PostgreSQL server process on the box (other databases' work included). */
+function postgresCpuSeconds() {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+    } catch {
+      continue;
+    }
+    const s = cpuSeconds(Number(entry));
+    if (Number.isFinite(s)) total += s;
+  }
+  return total;
+}
+
+// ------------------------------------------------------------------ server process
+
+interface Server {
+  /** The HTTP process (ROLE=all, or ROLE=api when WORKERS > 0) first, then the workers. */
+  children: ChildProcess[];
+  base: string;
+  profileDir: string | null;
+  /** CPU seconds used so far by every process of the server. */
+  cpu(): number;
+  stop(): Promise<void>;
+}
+
+async function startServer(databaseUrl: string, tmp: string, profile: boolean): Promise<Server> {
+  const port = await freePort();
+  const trackerDist = path.join(tmp, 'tracker');
+  mkdirSync(trackerDist, { recursive: true });
+  writeFileSync(path.join(trackerDist, 'versions.json'), JSON.stringify({ gero: [], cnsw: [] }));
+  writeFileSync(path.join(trackerDist, 'loader.js'), '');
+  const profileDir = profile ? mkdtempSync(path.join(tmp, 'prof-')) : null;
+  const spawnRole = (role: 'all' | 'api' | 'worker') =>
+    spawn(
+      process.execPath,
+      [
+        ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+        '--import',
+        'tsx',
+        'apps/server/src/main.ts',
+      ],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          ROLE: role,
+          NODE_ENV: 'development',
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          DATABASE_URL: databaseUrl,
+          DATA_DIR: path.join(tmp, 'data'),
+          SECRET_KEY,
+          SMTP_URL: '',
+          ALLOW_PRIVATE_FETCH: '1',
+          NODE_EXTRA_CA_CERTS: pushServiceCertPath,
+          AUTH_RATE_LIMIT: '1000',
+          LOG_LEVEL: 'warn',
+          WEB_DIST: path.join(tmp, 'no-web'),
+          TRACKER_DIST: trackerDist,
+        },
+        stdio: ['ignore', role === 'worker' ? 'pipe' : 'ignore', 'inherit'],
+      },
+    );
+  const http = spawnRole(WORKERS > 0 ? 'api' : 'all');
+  const children = [http];
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (http.exitCode !== null) throw new Error(`o servidor saiu com ${http.exitCode}`);
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {}
+    if (i > 240) throw new Error('o servidor não respondeu em 60 s');
+    await sleep(250);
+  }
+  // Workers after the API: it created pg-boss's queues.
+  for (let i = 0; i < WORKERS; i++) {
+    const worker = spawnRole('worker');
+    children.push(worker);
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      worker.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('worker pronto')) resolve();
+      });
+      worker.once('exit', (code) => reject(new Error(`worker saiu com ${code}`)));
+    });
+  }
+  return {
+    children,
+    base,
+    profileDir,
+    cpu: () => children.reduce((sum, c) => sum + cpuSeconds(c.pid!), 0),
+    async stop() {
+      await Promise.all(
+        children.map(async (child) => {
+          if (child.exitCode !== null) return;
+          const exited = new Promise<void>((r) => child.once('exit', () => r()));
+          child.kill('SIGTERM');
+          const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+          await exited;
+          clearTimeout(timer);
+        }),
+      );
+    },
+  };
+}
+
+function apiClient(base: string) {
+  let token = '';
+  const api = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(`${base}/api${url}`, {
+      method,
+      headers: {
+        'content-type': 'application/json',
+        'accept-language': 'pt_BR',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: the API's answers are read field by field below
+    const json = (await res.json().catch(() => ({}))) as { message?: string; data?: any };
+    if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${json.message ?? ''}`);
+    return json.data;
+  };
+  const signIn = async () => {
+    const company = await api('POST', '/company/create', { company: { name: 'Loja Bench Motor' } });
+    const user = {
+      company_uuid: company.company.uuid,
+      name: 'Bench Motor',
+      username: 'benchmotor',
+      email: 'bench-motor@impeto.local',
+      password: 'bench-motor-2026',
+      password_confirmation: 'bench-motor-2026',
+    };
+    await api('POST', '/users/signup', { user });
+    const outbox = (await api('GET', '/dev/outbox')) as { to: string; links: string[] }[];
+    const link = outbox.find((m) => m.to === user.email)!.links[0]!;
+    await api('PUT', '/users/validate', { user: { cid: new URL(link).searchParams.get('cid') } });
+    const challenge = await (await fetch(`${base}/api/captcha`)).json();
+    const solution = await solveChallenge({ challenge, deriveKey });
+    const captcha = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+    const signin = await api('POST', '/users/signin', {
+      user: { username: user.username, password: user.password },
+      captcha,
+    });
+    token = signin.token;
+    return company.company.uuid as string;
+  };
+  return { api, signIn };
+}
+
+const pushBlock = (title: string) => ({
+  type: 'dispatcher',
+  values: [
+    {
+      filter: 'CELL_NOTIFICATION',
+      name: title,
+      title,
+      message: 'Só hoje, para você.',
+      icon_uri: 'https://bench-motor.example.com.br/icone.png',
+      redirect_uri: 'https://bench-motor.example.com.br/oferta',
+    },
+  ],
+});
+const everyone = { type: 'filter', values: [{ filter: 'all' }] };
+
+// ------------------------------------------------------------------ latency
+
+interface LatencyResult {
+  seconds: number;
+  requests: number;
+  eventsPerSecond: number;
+  non202: number;
+  errors: number;
+  triggering: number;
+  received: number;
+  missing: number;
+  latencies: { p50: number; p95: number; p99: number; max: number };
+  collectP50: number;
+  collectP99: number;
+  /** Latency by when the triggering view was sent (warm-up versus steady state). */
+  windows: { from: number; n: number; p50: number; p95: number }[];
+  deliveries: number;
+  /** From the deliveries' stamps: trigger event → delivery row, and delivery row → recorded as sent (ms). */
+  stages: { match50: number; match95: number; send50: number; send95: number };
+  serverCores: number;
+  postgresCores: number;
+}
+
+async function latency(
+  base: string,
+  client: ReturnType<typeof apiClient>,
+  companyUuid: string,
+  push: PushService,
+  server: Server,
+  db: pg.Client,
+): Promise<LatencyResult> {
+  const root = 'https://bench-motor.example.com.br';
+  const domain = await client.api('POST', '/domain/create', {
+    domain: { company_uuid: companyUuid, name: 'Bench latência', domain: root },
+  });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
+  const { hostname, port } = new URL(base);
+  const collect = (vid: string, events: object[]) =>
+    new Promise<{ status: number; at: number; ms: number }>((resolve) => {
+      const body = JSON.stringify({ id: domain.gero_id, vid, e: events });
+      const started = performance.now();
+      const req = http.request(
+        {
+          hostname,
+          port,
+          path: '/collect',
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'text/plain;charset=UTF-8',
+            origin: root,
+            'user-agent': CHROME,
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, at: Date.now(), ms: performance.now() - started }),
+          );
+        },
+      );
+      req.on('error', () => resolve({ status: 0, at: Date.now(), ms: performance.now() - started }));
+      req.end(body);
+    });
+
+  const total = Math.round(LATENCY_SECONDS * RATE);
+  const triggering = Math.floor(total / TRIGGER_EVERY);
+  const subscribers = Array.from({ length: triggering }, (_, i) => ({
+    vid: `lat-${i}`,
+    sub: push.newSubscription().subscription,
+  }));
+  // Opt-ins through the collector (this also loads its geo tables before the measured window).
+  for (let i = 0; i < subscribers.length; i += 50) {
+    await Promise.all(
+      subscribers.slice(i, i + 50).map((s) =>
+        collect(s.vid, [
+          { t: 'optin', s: s.sub },
+          { t: 'pv', u: `${root}/` },
+        ]),
+      ),
+    );
+  }
+  for (let i = 0; ; i++) {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM persons WHERE domain_uuid = $1 AND push_status = 'subscribed'`,
+      [domain.uuid],
+    );
+    if (Number(rows[0]!.n) >= triggering) break;
+    if (i > 300) throw new Error(`só ${rows[0]!.n} de ${triggering} inscritos gravados`);
+    await sleep(100);
+  }
+  const momentum = await client.api('POST', '/momentum/create', {
+    domain_uuid: domain.uuid,
+    type: 'momentum',
+    momentum_title: 'Oferta vista',
+    status: 'Active',
+    momentums: [
+      everyone,
+      {
+        type: 'trigger',
+        regex: false,
+        values: [{ filter: 'pageview', comparation: 'contain', value: ['/oferta'], dischargeIn: [] }],
+      },
+      pushBlock('Oferta vista'),
+    ],
+  });
+
+  // Warm-up at the same rate, no triggering views (JIT, pools, the collector's first persons).
+  const warmStarted = performance.now();
+  const warm: Promise<unknown>[] = [];
+  for (let w = 0; w < WARMUP_SECONDS * RATE; ) {
+    const due = Math.floor(((performance.now() - warmStarted) / 1000) * RATE);
+    for (; w < due && w < WARMUP_SECONDS * RATE; w++)
+      warm.push(collect(`anon-w${w % 5000}`, [{ t: 'pv', u: `${root}/categoria/${w % 50}` }]));
+    await sleep(5);
+  }
+  await Promise.all(warm);
+
+  const answeredAt = new Map<string, number>();
+  const sentOffset = new Map<string, number>();
+  const endpointOf = new Map(subscribers.map((s) => [s.sub.endpoint, s.vid]));
+  const before = push.received.length;
+  const collectMs: number[] = [];
+  let non202 = 0;
+  let errors = 0;
+  const pending: Promise<void>[] = [];
+  const cpu0 = server.cpu();
+  const pg0 = postgresCpuSeconds();
+  const started = performance.now();
+  let sent = 0;
+  // Open loop: requests leave at RATE per second whatever the answers do.
+  while (sent < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * RATE));
+    for (; sent < due; sent++) {
+      const i = sent;
+      const isTrigger = i % TRIGGER_EVERY === 0;
+      const vid = isTrigger
+        ? subscribers[i / TRIGGER_EVERY]!.vid
+        : i % 3 === 0
+          ? `lat-${(i * 7919) % triggering}`
+          : `anon-${(i * 104729) % 20_000}`;
+      const url = isTrigger ? `${root}/oferta/${i}` : `${root}/produto/${i % 997}`;
+      if (isTrigger) sentOffset.set(vid, (performance.now() - started) / 1000);
+      pending.push(
+        collect(vid, [{ t: 'pv', u: url }]).then((r) => {
+          if (r.status === 0) errors++;
+          else if (r.status !== 202) non202++;
+          collectMs.push(r.ms);
+          if (isTrigger && r.status === 202) answeredAt.set(vid, r.at);
+        }),
+      );
+    }
+    await sleep(5);
+  }
+  await Promise.all(pending);
+  const seconds = (performance.now() - started) / 1000;
+  const cpu1 = server.cpu();
+  const pg1 = postgresCpuSeconds();
+  const expected = answeredAt.size;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const got = new Set(
+      push.received
+        .slice(before)
+        .filter((r) => endpointOf.has(r.endpoint))
+        .map((r) => r.endpoint),
+    );
+    if (got.size >= expected) break;
+    await sleep(200);
+  }
+  const latencies: number[] = [];
+  const byWindow = new Map<number, number[]>();
+  const seen = new Set<string>();
+  for (const r of push.received.slice(before)) {
+    const vid = endpointOf.get(r.endpoint);
+    if (!vid || seen.has(vid)) continue;
+    seen.add(vid);
+    const at = answeredAt.get(vid);
+    if (at === undefined) continue;
+    latencies.push(r.at.getTime() - at);
+    const w = Math.floor((sentOffset.get(vid) ?? 0) / WINDOW_SECONDS);
+    byWindow.set(w, [...(byWindow.get(w) ?? []), r.at.getTime() - at]);
+  }
+  const windows = [...byWindow]
+    .sort(([a], [b]) => a - b)
+    .map(([w, list]) => {
+      list.sort((a, b) => a - b);
+      return { from: w * WINDOW_SECONDS, n: list.length, p50: percentile(list, 50), p95: percentile(list, 95) };
+    });
+  latencies.sort((a, b) => a - b);
+  collectMs.sort((a, b) => a - b);
+  // Where the time went, from the database's own stamps: event time → delivery row (ingest + match),
+  // delivery row → recorded as sent (claim + encrypt + post + record).
+  const { rows } = await db.query<{ n: number; match50: number; match95: number; send50: number; send95: number }>(
+    `SELECT count(*)::int AS n,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM created_at - trigger_at)) * 1000 AS match50,
+            percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM created_at - trigger_at)) * 1000 AS match95,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM sent_at - created_at)) * 1000 AS send50,
+            percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM sent_at - created_at)) * 1000 AS send95
+     FROM deliveries WHERE momentum_uuid = $1`,
+    [momentum.uuid],
+  );
+  agent.destroy();
+  return {
+    seconds,
+    requests: sent,
+    eventsPerSecond: sent / seconds,
+    non202,
+    errors,
+    triggering: expected,
+    received: latencies.length,
+    missing: expected - latencies.length,
+    latencies: {
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      p99: percentile(latencies, 99),
+      max: latencies.at(-1) ?? Number.NaN,
+    },
+    collectP50: percentile(collectMs, 50),
+    collectP99: percentile(collectMs, 99),
+    windows,
+    deliveries: Number(rows[0]!.n),
+    stages: {
+      match50: Number(rows[0]!.match50),
+      match95: Number(rows[0]!.match95),
+      send50: Number(rows[0]!.send50),
+      send95: Number(rows[0]!.send95),
+    },
+    serverCores: (cpu1 - cpu0) / seconds,
+    postgresCores: (pg1 - pg0) / seconds,
+  };
+}
+
+// ------------------------------------------------------------------ campaign
+
+interface CampaignResult {
+  persons: number;
+  generateSeconds: number;
+  firstPushSeconds: number;
+  fanoutSeconds: number;
+  lastPushSeconds: number;
+  pushesPerSecond: number;
+  received: number;
+  refused: number;
+  statuses: Record<string, number>;
+  timeline: { s: number; deliveries: number; sent: number; received: number }[];
+  serverCores: number;
+  postgresCores: number;
+  benchCores: number;
+  profile: ProfileSummary | null;
+}
+
+async function campaign(
+  client: ReturnType<typeof apiClient>,
+  companyUuid: string,
+  push: PushService,
+  server: Server,
+  db: pg.Client,
+): Promise<CampaignResult> {
+  const domain = await client.api('POST', '/domain/create', {
+    domain: { company_uuid: companyUuid, name: 'Bench campanha', domain: 'https://bench-campanha.example.com.br' },
+  });
+  const generated = performance.now();
+  // Distinct endpoints (each registered in the push service), one shared key pair: count-only never decrypts.
+  const first = push.newSubscription().subscription;
+  const prefix = `${push.origin}/push/`;
+  const ids = [first.endpoint.slice(prefix.length)];
+  for (let i = 1; i < CAMPAIGN; i++) ids.push(push.newSubscription().subscription.endpoint.slice(prefix.length));
+  await db.query(
+    `INSERT INTO persons (uuid, domain_uuid, visitor_id, attributes, push_subscription, push_status)
+     SELECT gen_random_uuid(), $1::uuid, 'camp-' || n, '{}'::jsonb,
+            jsonb_build_object('endpoint', $2::text || id, 'keys', $3::jsonb), 'subscribed'
+     FROM unnest($4::text[]) WITH ORDINALITY AS u(id, n)`,
+    [domain.uuid, prefix, JSON.stringify(first.keys), ids],
+  );
+  await db.query('ANALYZE persons');
+  const generateSeconds = (performance.now() - generated) / 1000;
+
+  const before = push.received.length;
+  const refusedBefore = push.refused.length;
+  const timeline: CampaignResult['timeline'] = [];
+  const cpu0 = server.cpu();
+  const pg0 = postgresCpuSeconds();
+  const own0 = process.cpuUsage();
+  const started = performance.now();
+  const momentum = await client.api('POST', '/momentum/create', {
+    domain_uuid: domain.uuid,
+    type: 'campaign',
+    momentum_title: 'Campanha bench',
+    status: 'Active',
+    momentums: [everyone, pushBlock('Campanha bench')],
+  });
+  let firstPushSeconds = Number.NaN;
+  let fanoutSeconds = Number.NaN;
+  const sampler = (async () => {
+    while (push.received.length - before < CAMPAIGN) {
+      const s = (performance.now() - started) / 1000;
+      if (s > 300) break;
+      const { rows } = await db.query<{ n: number; sent: number }>(
+        `SELECT count(*)::int AS n, count(*) FILTER (WHERE status = 'sent')::int AS sent FROM deliveries
+         WHERE momentum_uuid = $1`,
+        [momentum.uuid],
+      );
+      const deliveries = Number(rows[0]!.n);
+      if (Number.isNaN(fanoutSeconds) && deliveries >= CAMPAIGN) fanoutSeconds = s;
+      timeline.push({ s, deliveries, sent: Number(rows[0]!.sent), received: push.received.length - before });
+      await sleep(1000);
+    }
+  })();
+  push
+    .waitFor(before + 1, 300_000)
+    .then(() => {
+      firstPushSeconds = (performance.now() - started) / 1000;
+    })
+    .catch(() => {});
+  await push.waitFor(before + CAMPAIGN, 300_000).catch((err) => console.error(`  ${(err as Error).message}`));
+  const lastPushSeconds = (performance.now() - started) / 1000;
+  const cpu1 = server.cpu();
+  const pg1 = postgresCpuSeconds();
+  const own = process.cpuUsage(own0);
+  await sampler;
+  await sleep(1000);
+  const { rows } = await db.query<{ status: string; n: number }>(
+    `SELECT status, count(*)::int AS n FROM deliveries WHERE momentum_uuid = $1 GROUP BY status`,
+    [momentum.uuid],
+  );
+  const received = push.received.length - before;
+  return {
+    persons: CAMPAIGN,
+    generateSeconds,
+    firstPushSeconds,
+    fanoutSeconds,
+    lastPushSeconds,
+    pushesPerSecond: received / lastPushSeconds,
+    received,
+    refused: push.refused.length - refusedBefore,
+    statuses: Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])),
+    timeline,
+    serverCores: (cpu1 - cpu0) / lastPushSeconds,
+    postgresCores: (pg1 - pg0) / lastPushSeconds,
+    benchCores: (own.user + own.system) / 1e6 / lastPushSeconds,
+    profile: null,
+  };
+}
+
+// ------------------------------------------------------------------ report
+
+const START = '<!-- engine:start (written by npm run bench:engine) -->';
+const END = '<!-- engine:end -->';
+
+function report(
+  meta: { pgVersion: string; seconds: number; load: number[] },
+  lat: LatencyResult | null,
+  camp: CampaignResult | null,
+) {
+  const lines: string[] = [];
+  lines.push(
+    `- Date: ${new Date().toISOString().slice(0, 10)}; command \`npm run bench:engine\`; whole run ${f0(meta.seconds)} s`,
+    `- Machine: \`nproc\` = ${os.availableParallelism()}; node ${process.version}; ${meta.pgVersion}`,
+    `- Load average at the start: ${meta.load.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min; above ~2 means other work shared the 2 cores)`,
+    `- Engine settings (defaults; not configurable by environment): claim batch ${ENGINE.batchSize} deliveries, ${ENGINE.concurrency} sends in flight, fan-out pages of ${ENGINE.fanoutPage} persons, ${ENGINE.pushSockets} keep-alive sockets per push service; ${WORKERS > 0 ? `one \`ROLE=api\` process and ${WORKERS} \`ROLE=worker\` processes` : 'one server process, `ROLE=all`'}; the push service (https, VAPID verified, count-only) and the load generator share the bench's process`,
+    '',
+    '| target | measured | verdict |',
+    '| --- | --- | --- |',
+  );
+  if (lat)
+    lines.push(
+      `| trigger → push p95 ≤ ${LATENCY_TARGET_MS} ms (PostgreSQL) | p95 ${f0(lat.latencies.p95)} ms over ${f0(lat.received)} pushes | ${lat.latencies.p95 <= LATENCY_TARGET_MS && lat.missing === 0 ? '**met**' : '**missed**'} |`,
+    );
+  if (camp)
+    lines.push(
+      `| ${f0(camp.persons)}-person campaign ≤ ${CAMPAIGN_TARGET_S} s (PostgreSQL) | ${f1(camp.lastPushSeconds)} s to the last push (${f0(camp.pushesPerSecond)} pushes/s) | ${camp.received >= camp.persons && camp.lastPushSeconds <= CAMPAIGN_TARGET_S ? '**met**' : '**missed**'} |`,
+    );
+  if (lat) {
+    lines.push(
+      '',
+      '### Trigger → push latency',
+      '',
+      `Open loop, after a ${WARMUP_SECONDS} s warm-up at the same rate without triggering views: ${f0(lat.requests)} single page views to \`POST /collect\` in ${f1(lat.seconds)} s (${f0(lat.eventsPerSecond)} events/s), one in ${TRIGGER_EVERY} a view of \`/oferta/…\` by a distinct subscriber (the momentum sends once per person), the rest product pages of subscribers and anonymous visitors. Latency = arrival at the push service − the moment the triggering collect request was answered (202), matched by the subscriber's endpoint.`,
+      '',
+      '| triggering views | pushes | missing | p50 ms | p95 ms | p99 ms | max ms | collect p50 / p99 ms | non-202 | deliveries | server CPU | PostgreSQL CPU |',
+      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      `| ${f0(lat.triggering)} | ${f0(lat.received)} | ${f0(lat.missing)} | ${f0(lat.latencies.p50)} | ${f0(lat.latencies.p95)} | ${f0(lat.latencies.p99)} | ${f0(lat.latencies.max)} | ${f1(lat.collectP50)} / ${f1(lat.collectP99)} | ${f0(lat.non202 + lat.errors)} | ${f0(lat.deliveries)} | ${lat.serverCores.toFixed(2)} | ${lat.postgresCores.toFixed(2)} |`,
+      '',
+      `Stages, from the deliveries' own stamps: page view → delivery row (collector queue, batch write, matching) p50 ${f0(lat.stages.match50)} / p95 ${f0(lat.stages.match95)} ms; delivery row → recorded as sent (wake, claim, encrypt, post, record) p50 ${f0(lat.stages.send50)} / p95 ${f0(lat.stages.send95)} ms.`,
+      '',
+      `By ${WINDOW_SECONDS}-s window of the triggering view: ${lat.windows.map((w) => `${w.from}–${w.from + WINDOW_SECONDS} s p50 ${f0(w.p50)} / p95 ${f0(w.p95)} ms (${w.n})`).join('; ')}.`,
+    );
+  }
+  if (camp) {
+    lines.push(
+      '',
+      '### Campaign throughput',
+      '',
+      `${f0(camp.persons)} subscribed persons generated with SQL (${f1(camp.generateSeconds)} s, not timed), an Active campaign created through the API; times from the create request.`,
+      '',
+      '| persons | first push s | fan-out done s | last push s | pushes/s | received | refused | deliveries | server CPU | PostgreSQL CPU | bench CPU |',
+      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
+      `| ${f0(camp.persons)} | ${f1(camp.firstPushSeconds)} | ${f1(camp.fanoutSeconds)} | ${f1(camp.lastPushSeconds)} | ${f0(camp.pushesPerSecond)} | ${f0(camp.received)} | ${f0(camp.refused)} | ${Object.entries(
+        camp.statuses,
+      )
+        .map(([k, v]) => `${k} ${f0(v)}`)
+        .join(
+          ', ',
+        )} | ${camp.serverCores.toFixed(2)} | ${camp.postgresCores.toFixed(2)} | ${camp.benchCores.toFixed(2)} |`,
+      '',
+      `CPU columns are cores used on average over the run (1.00 = one core busy all the time); PostgreSQL's counts every postgres process on the box. Timeline (every ~5 s): ${camp.timeline
+        .filter((_, i) => i % 5 === 0)
+        .map((p) => `${f0(p.s)} s: ${f0(p.deliveries)} deliveries / ${f0(p.sent)} sent / ${f0(p.received)} received`)
+        .join('; ')}.`,
+    );
+    if (camp.profile) {
+      const p = camp.profile;
+      lines.push(
+        '',
+        `Server CPU profile (\`PROFILE=1\`, node --cpu-prof over the whole server run): ${f1(p.busyMs / 1000)} s busy of ${f1(p.totalMs / 1000)} s; self time by category:`,
+        '',
+        '| category | CPU s | share of busy |',
+        '| --- | ---: | ---: |',
+        ...p.categories.slice(0, 12).map((c) => `| ${c.name} | ${f1(c.ms / 1000)} | ${(c.share * 100).toFixed(1)} % |`),
+        '',
+        `Top functions (self): ${p.topFunctions
+          .slice(0, 10)
+          .map((fn) => `\`${fn.name}\` ${f1(fn.ms / 1000)} s`)
+          .join('; ')}.`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+function writeResults(section: string) {
+  if (!RESULTS) return;
+  const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
+  const block = `${START}\n${section}\n${END}`;
+  const next =
+    current.includes(START) && current.includes(END)
+      ? current.slice(0, current.indexOf(START)) + block + current.slice(current.indexOf(END) + END.length)
+      : `${current.trimEnd()}\n\n## Engine\n\n${block}\n`;
+  writeFileSync(RESULTS, next);
+}
+
+async function main() {
+  const started = performance.now();
+  const load = os.loadavg();
+  const name = `impeto_bench_engine_${process.pid}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  const pgVersion = `PostgreSQL ${(await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const databaseUrl = withDatabase(PG_URL, name);
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'impeto-bench-engine-'));
+  const push = await startPushService({ decrypt: 'count-only' });
+  let server: Server | undefined;
+  const db = new pg.Client({ connectionString: databaseUrl });
+  let lat: LatencyResult | null = null;
+  let camp: CampaignResult | null = null;
+  try {
+    console.log(`bench:engine — database ${name}; phases ${PHASES.join(', ')}`);
+    server = await startServer(databaseUrl, tmp, PROFILE);
+    await db.connect();
+    const client = apiClient(server.base);
+    const companyUuid = await client.signIn();
+    if (PHASES.includes('latency')) {
+      process.stdout.write(`  latency: ${RATE} events/s for ${LATENCY_SECONDS} s … `);
+      lat = await latency(server.base, client, companyUuid, push, server, db);
+      console.log(
+        `p50 ${f0(lat.latencies.p50)} ms, p95 ${f0(lat.latencies.p95)} ms, p99 ${f0(lat.latencies.p99)} ms over ${lat.received} pushes (${lat.missing} missing)`,
+      );
+    }
+    if (PHASES.includes('campaign') && CAMPAIGN > 0) {
+      process.stdout.write(`  campaign: ${f0(CAMPAIGN)} persons … `);
+      camp = await campaign(client, companyUuid, push, server, db);
+      console.log(
+        `last push at ${f1(camp.lastPushSeconds)} s (${f0(camp.pushesPerSecond)}/s; fan-out done ${f1(camp.fanoutSeconds)} s; first push ${f1(camp.firstPushSeconds)} s)`,
+      );
+    }
+  } finally {
+    await db.end().catch(() => {});
+    await server?.stop();
+    const profileDir = server?.profileDir;
+    if (camp && profileDir) {
+      const files = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
+      if (files.length) camp.profile = mergeProfiles(files.map((f) => summariseProfile(path.join(profileDir, f))));
+    }
+    await push.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const section = report({ pgVersion, seconds: (performance.now() - started) / 1000, load }, lat, camp);
+  console.log(`\n${section}\n`);
+  if (camp?.profile)
+    for (const fn of camp.profile.topFunctions) console.log(`  ${f1(fn.ms / 1000).padStart(6)} s  ${fn.name}`);
+  writeResults(section);
+  if (RESULTS) console.log(`written to ${path.relative(root, RESULTS)} (Engine section)`);
+}
+
+await main();
