@@ -30,6 +30,7 @@ export const engineMessages = {
 const PUSH_TTL_SECONDS = 2 * 24 * 3600;
 const ONSITE_TTL_SECONDS = 7 * 24 * 3600;
 const MAX_ATTEMPTS = 5;
+const RECORD_EVERY = 50;
 const FANOUT_PAGE = 1000;
 const MATCHER_TTL_MS = 30_000;
 
@@ -355,15 +356,28 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
     const keys = await domainKeys(uniq(claimed.map((c) => c.domain_uuid)));
     const momentumOf = new Map(moms.map((m) => [m.uuid, { row: m, compiled: compile(m) }]));
     const personOf = new Map(people.map((p) => [p.uuid, p]));
-    const outcomes: q.Outcome[] = [];
-    const sent: { personUuid: string; momentumUuid: string }[] = [];
+    let outcomes: q.Outcome[] = [];
+    let sent: { personUuid: string; momentumUuid: string }[] = [];
     const gone: string[] = [];
+    // Outcomes are written every RECORD_EVERY sends, not once per claimed batch: a worker that dies
+    // mid-batch leaves only its last few sends unrecorded (the at-least-once window, DESIGN.md §11).
+    let recording = Promise.resolve();
+    const record = () => {
+      const [o, s] = [outcomes, sent];
+      outcomes = [];
+      sent = [];
+      recording = recording.then(async () => {
+        await q.recordOutcomes(db, o, clock.now());
+        await q.markNotified(db, s);
+      });
+    };
 
     await mapLimit(claimed, concurrency, async (d) => {
       const m = momentumOf.get(d.momentum_uuid);
       const person = personOf.get(d.person_uuid);
       const done = (status: q.Outcome['status'], error: string | null, extra: Partial<q.Outcome> = {}) => {
         outcomes.push({ id: d.id, status, error, ...extra });
+        if (outcomes.length >= RECORD_EVERY) record();
       };
       if (!m || !person) return done('cancelled', engineMessages.notActive);
       const { row, compiled } = m;
@@ -406,7 +420,8 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
       }
       if (result.ok) {
         sent.push({ personUuid: d.person_uuid, momentumUuid: d.momentum_uuid });
-        return done('sent', null, { sentAt: clock.now() });
+        done('sent', null, { sentAt: clock.now() });
+        return;
       }
       if (result.gone) gone.push(d.person_uuid);
       if (result.transient && d.attempts < MAX_ATTEMPTS) {
@@ -416,8 +431,8 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
       return done('failed', result.transient ? `${engineMessages.tooManyAttempts} ${result.reason}` : result.reason);
     });
 
-    await q.recordOutcomes(db, outcomes, clock.now());
-    await q.markNotified(db, sent);
+    record();
+    await recording;
     if (gone.length) await markGone(uniq(gone));
     return claimed.length;
   }
