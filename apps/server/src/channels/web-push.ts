@@ -4,6 +4,7 @@ import https from 'node:https';
 import tls from 'node:tls';
 import webpush from 'web-push';
 import type { ChannelAdapter, ChannelDelivery, SendResult } from './channel.ts';
+import { createEncryptPool } from './encrypt-pool.ts';
 
 /*
  * Web push (RFC 8030) with aes128gcm payloads (RFC 8291) and VAPID (RFC 8292). web-push does the cryptography;
@@ -28,6 +29,8 @@ export interface WebPushAdapterOptions {
   ca?: string | Buffer;
   maxSockets?: number;
   timeoutMs?: number;
+  /** Threads that encrypt payloads (default one per spare core, at most 4; 0 encrypts on the event loop). */
+  encryptThreads?: number;
   /**
    * Wall-clock time (ms since epoch) for the VAPID `exp` and Retry-After dates. Push services check `exp`
    * against their real clock, so never pass the engine's test clock here; only tests of the header cache do.
@@ -122,6 +125,7 @@ export function createWebPushAdapter(options: WebPushAdapterOptions): ChannelAda
   const httpsAgent = new https.Agent({ ...agentOptions, ...(secureContext ? { secureContext } : {}) });
   const httpAgent = new http.Agent(agentOptions);
   const vapidHeaders = new Map<string, { authorization: string; expiresAt: number }>();
+  const pool = createEncryptPool(options.encryptThreads);
 
   const vapidAuthorization = (origin: string, publicKey: string, privateKey: string) => {
     const key = `${publicKey} ${origin}`;
@@ -225,7 +229,7 @@ export function createWebPushAdapter(options: WebPushAdapterOptions): ChannelAda
 
       let body: Buffer;
       try {
-        body = webpush.encrypt(subscription.keys.p256dh, subscription.keys.auth, plain, 'aes128gcm').cipherText;
+        body = await pool.encrypt(subscription.keys.p256dh, subscription.keys.auth, plain);
       } catch {
         return fail('Chaves da inscrição de push inválidas.');
       }
@@ -252,6 +256,7 @@ export function createWebPushAdapter(options: WebPushAdapterOptions): ChannelAda
     },
 
     async close() {
+      await pool.close();
       vapidHeaders.clear();
       httpsAgent.destroy();
       httpAgent.destroy();
