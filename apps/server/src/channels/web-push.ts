@@ -119,7 +119,7 @@ export function createWebPushAdapter(options: WebPushAdapterOptions): ChannelAda
     throw new Error(`VAPID subject must be a mailto: or https: URL, got ${options.subject}`);
   const now = options.wallClock ?? Date.now;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
+  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 128 };
   // One secure context built up front: a bare `ca` option would parse every root certificate on each connection.
   const secureContext = options.ca ? tls.createSecureContext({ ca: trustedCas(options.ca) }) : undefined;
   const httpsAgent = new https.Agent({ ...agentOptions, ...(secureContext ? { secureContext } : {}) });

@@ -86,7 +86,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
   const matchers = new Map<string, { at: number; list: CompiledMomentum[] }>();
   const onsiteHint = new Set<string>();
   const vapid = new Map<string, { public: string; private: string; root: string }>();
-  let wake: (() => void) | undefined;
+  const wakers = new Set<() => void>();
   let wakeRequested = false;
   let running = false;
   let loop: Promise<void> | undefined;
@@ -95,7 +95,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
 
   const requestWake = () => {
     wakeRequested = true;
-    wake?.();
+    for (const w of wakers) w();
   };
 
   // ------------------------------------------------------------------ momentum lifecycle (jobs)
@@ -470,13 +470,14 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
         continue;
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 500);
-        wake = () => {
+        const waker = () => {
           clearTimeout(timer);
+          wakers.delete(waker);
           resolve();
         };
+        const timer = setTimeout(waker, 500);
+        wakers.add(waker);
       });
-      wake = undefined;
       wakeRequested = false;
     }
   };
@@ -514,13 +515,15 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
       await jobs.start(options.work);
       if (!options.work) return;
       running = true;
-      loop = runLoop();
+      // Two send passes overlap (SKIP LOCKED keeps them apart): one sends while the other waits on its slowest
+      // pushes or records, so a claimed batch's tail never idles the sockets.
+      loop = Promise.all([runLoop(), runLoop()]).then(() => {});
       sweeper = setInterval(() => void sweep().catch((err) => log.error({ err }, 'sweeper')), 10_000);
       await sweep();
     },
     async stop() {
       running = false;
-      wake?.();
+      for (const w of wakers) w();
       if (sweeper) clearInterval(sweeper);
       await loop;
       await jobs.stop();
