@@ -208,7 +208,7 @@ export async function benchPeopleImpacted(kind: 'postgres' | 'pglite', count: nu
       );
       filters.push({
         name: f.name,
-        exactPercent: exact && exact.total ? Math.round((exact.hit / exact.total) * 1000) / 10 : 0,
+        exactPercent: exact?.total ? Math.round((exact.hit / exact.total) * 1000) / 10 : 0,
         estimated: (last as { estimated?: boolean }).estimated === true,
         medianMs: median(runsMs),
         runsMs,

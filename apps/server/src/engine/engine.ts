@@ -282,7 +282,9 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
     const byDomain = new Map<string, StoredEvent[]>();
     for (const e of events) {
       if (!e.personUuid || (e.kind !== 'pageview' && e.kind !== 'event')) continue;
-      byDomain.set(e.domainUuid, [...(byDomain.get(e.domainUuid) ?? []), e]);
+      const list = byDomain.get(e.domainUuid);
+      if (list) list.push(e);
+      else byDomain.set(e.domainUuid, [e]);
     }
     for (const [domainUuid, list] of byDomain) {
       const ms = await matchersOf(domainUuid);
