@@ -59,9 +59,10 @@ export function createEncryptPool(threads = Math.max(0, Math.min(4, os.available
       const waiters = batches.get(batch) ?? [];
       batches.delete(batch);
       w.inFlight -= waiters.length;
-      out.forEach((r, i) =>
-        r.ok ? waiters[i]?.resolve(Buffer.from(r.ok)) : waiters[i]?.reject(new Error(r.error ?? 'encrypt')),
-      );
+      out.forEach((r, i) => {
+        if (r.ok) waiters[i]?.resolve(Buffer.from(r.ok));
+        else waiters[i]?.reject(new Error(r.error ?? 'encrypt'));
+      });
     });
   }
 
