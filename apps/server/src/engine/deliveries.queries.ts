@@ -174,6 +174,10 @@ export async function recordOutcomes(db: Db, outcomes: Outcome[], now: Date) {
     WHERE d.id = r.id AND d.status = 'sending'`);
 }
 
+/** The worker still sending these: pushes their lease forward. */
+export const renewLease = (db: Db, ids: string[], now: Date) =>
+  db.execute(sql`UPDATE deliveries SET locked_at = ${now} WHERE id IN ${uuidList(ids)} AND status = 'sending'`);
+
 /** Hands back deliveries whose worker died while sending (older than the lease). */
 export const requeueStale = async (db: Db, now: Date, leaseSeconds: number) =>
   (

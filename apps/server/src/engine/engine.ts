@@ -350,93 +350,109 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
     const now = clock.now();
     const claimed = await q.claimDue(db, now, batchSize);
     if (claimed.length === 0) return 0;
-    const uniq = <T>(list: T[]) => [...new Set(list)];
-    const [moms, people] = await Promise.all([
-      q.momentumsByUuid(db, uniq(claimed.map((c) => c.momentum_uuid))),
-      q.personsByUuid(db, uniq(claimed.map((c) => c.person_uuid))),
-    ]);
-    const keys = await domainKeys(uniq(claimed.map((c) => c.domain_uuid)));
-    const momentumOf = new Map(moms.map((m) => [m.uuid, { row: m, compiled: compile(m) }]));
-    const personOf = new Map(people.map((p) => [p.uuid, p]));
-    let outcomes: q.Outcome[] = [];
-    let sent: { personUuid: string; momentumUuid: string }[] = [];
-    const gone: string[] = [];
-    // Outcomes are written every RECORD_EVERY sends, not once per claimed batch: a worker that dies
-    // mid-batch leaves only its last few sends unrecorded (the at-least-once window, DESIGN.md §11).
-    let recording = Promise.resolve();
-    const record = () => {
-      const [o, s] = [outcomes, sent];
-      outcomes = [];
-      sent = [];
-      recording = recording.then(async () => {
-        await q.recordOutcomes(db, o, clock.now());
-        await q.markNotified(db, s);
+    // A slow batch (push services timing out) keeps its lease, so no sweeper hands it to another worker.
+    const renewal = setInterval(
+      () =>
+        void q
+          .renewLease(
+            db,
+            claimed.map((c) => c.id),
+            clock.now(),
+          )
+          .catch((err) => log.warn({ err }, 'renovação do lease falhou')),
+      (ctx.config.deliveryLeaseSeconds * 1000) / 3,
+    );
+    try {
+      const uniq = <T>(list: T[]) => [...new Set(list)];
+      const [moms, people] = await Promise.all([
+        q.momentumsByUuid(db, uniq(claimed.map((c) => c.momentum_uuid))),
+        q.personsByUuid(db, uniq(claimed.map((c) => c.person_uuid))),
+      ]);
+      const keys = await domainKeys(uniq(claimed.map((c) => c.domain_uuid)));
+      const momentumOf = new Map(moms.map((m) => [m.uuid, { row: m, compiled: compile(m) }]));
+      const personOf = new Map(people.map((p) => [p.uuid, p]));
+      let outcomes: q.Outcome[] = [];
+      let sent: { personUuid: string; momentumUuid: string }[] = [];
+      const gone: string[] = [];
+      // Outcomes are written every RECORD_EVERY sends, not once per claimed batch: a worker that dies
+      // mid-batch leaves only its last few sends unrecorded (the at-least-once window, DESIGN.md §11).
+      let recording = Promise.resolve();
+      const record = () => {
+        const [o, s] = [outcomes, sent];
+        outcomes = [];
+        sent = [];
+        recording = recording.then(async () => {
+          await q.recordOutcomes(db, o, clock.now());
+          await q.markNotified(db, s);
+        });
+      };
+
+      await mapLimit(claimed, concurrency, async (d) => {
+        const m = momentumOf.get(d.momentum_uuid);
+        const person = personOf.get(d.person_uuid);
+        const done = (status: q.Outcome['status'], error: string | null, extra: Partial<q.Outcome> = {}) => {
+          outcomes.push({ id: d.id, status, error, ...extra });
+          if (outcomes.length >= RECORD_EVERY) record();
+        };
+        if (!m || !person) return done('cancelled', engineMessages.notActive);
+        const { row, compiled } = m;
+        if (row.status !== 'Active') return done('cancelled', engineMessages.notActive);
+        if (compiled.finishAt && now >= compiled.finishAt) return done('expired', engineMessages.expired);
+        if (compiled.triggerKind === 'abandon') {
+          const pages = await q.pagesSince(db, d.person_uuid, d.trigger_at);
+          if (pages.some((p) => compiled.reachesGoal(p.url))) return done('cancelled', engineMessages.goalReached);
+        }
+        if (!compiled.filter.matches({ attributes: person.attributes })) {
+          return done('cancelled', engineMessages.outOfAudience);
+        }
+        const opening = nextWorktimeOpening(now, compiled.worktime, row.time_zone);
+        if (opening > now) return done('queued', null, { dueAt: opening, refund: true });
+        const adapter = compiled.channelType ? adapters.get(compiled.channelType) : undefined;
+        const key = keys.get(d.domain_uuid);
+        if (!adapter || !compiled.content || !key) return done('failed', engineMessages.noChannel);
+        const delivery: ChannelDelivery = {
+          id: d.id,
+          momentumUuid: d.momentum_uuid,
+          domain: { uuid: d.domain_uuid, root: key.root, vapidPublic: key.public, vapidPrivate: key.private },
+          person: {
+            uuid: person.uuid,
+            visitorId: person.visitor_id,
+            email: person.email,
+            phone: person.phone,
+            pushSubscription: person.push_status === 'subscribed' ? person.push_subscription : null,
+            attributes: person.attributes,
+          },
+          content: compiled.content,
+          channelProperties: {},
+          ttlSeconds: compiled.channelType === 'SUPERARE_WEBVIEW' ? ONSITE_TTL_SECONDS : PUSH_TTL_SECONDS,
+        };
+        let result: SendResult;
+        try {
+          result = await adapter.send(delivery);
+        } catch (err) {
+          log.error({ err, delivery: d.id }, 'falha inesperada no canal');
+          result = { ok: false, transient: true, reason: (err as Error).message };
+        }
+        if (result.ok) {
+          sent.push({ personUuid: d.person_uuid, momentumUuid: d.momentum_uuid });
+          done('sent', null, { sentAt: clock.now() });
+          return;
+        }
+        if (result.gone) gone.push(d.person_uuid);
+        if (result.transient && d.attempts < MAX_ATTEMPTS) {
+          const wait = result.retryAfterSeconds ?? backoffSeconds(d.attempts);
+          return done('queued', result.reason, { dueAt: new Date(clock.now().getTime() + wait * 1000) });
+        }
+        return done('failed', result.transient ? `${engineMessages.tooManyAttempts} ${result.reason}` : result.reason);
       });
-    };
 
-    await mapLimit(claimed, concurrency, async (d) => {
-      const m = momentumOf.get(d.momentum_uuid);
-      const person = personOf.get(d.person_uuid);
-      const done = (status: q.Outcome['status'], error: string | null, extra: Partial<q.Outcome> = {}) => {
-        outcomes.push({ id: d.id, status, error, ...extra });
-        if (outcomes.length >= RECORD_EVERY) record();
-      };
-      if (!m || !person) return done('cancelled', engineMessages.notActive);
-      const { row, compiled } = m;
-      if (row.status !== 'Active') return done('cancelled', engineMessages.notActive);
-      if (compiled.finishAt && now >= compiled.finishAt) return done('expired', engineMessages.expired);
-      if (compiled.triggerKind === 'abandon') {
-        const pages = await q.pagesSince(db, d.person_uuid, d.trigger_at);
-        if (pages.some((p) => compiled.reachesGoal(p.url))) return done('cancelled', engineMessages.goalReached);
-      }
-      if (!compiled.filter.matches({ attributes: person.attributes })) {
-        return done('cancelled', engineMessages.outOfAudience);
-      }
-      const opening = nextWorktimeOpening(now, compiled.worktime, row.time_zone);
-      if (opening > now) return done('queued', null, { dueAt: opening, refund: true });
-      const adapter = compiled.channelType ? adapters.get(compiled.channelType) : undefined;
-      const key = keys.get(d.domain_uuid);
-      if (!adapter || !compiled.content || !key) return done('failed', engineMessages.noChannel);
-      const delivery: ChannelDelivery = {
-        id: d.id,
-        momentumUuid: d.momentum_uuid,
-        domain: { uuid: d.domain_uuid, root: key.root, vapidPublic: key.public, vapidPrivate: key.private },
-        person: {
-          uuid: person.uuid,
-          visitorId: person.visitor_id,
-          email: person.email,
-          phone: person.phone,
-          pushSubscription: person.push_status === 'subscribed' ? person.push_subscription : null,
-          attributes: person.attributes,
-        },
-        content: compiled.content,
-        channelProperties: {},
-        ttlSeconds: compiled.channelType === 'SUPERARE_WEBVIEW' ? ONSITE_TTL_SECONDS : PUSH_TTL_SECONDS,
-      };
-      let result: SendResult;
-      try {
-        result = await adapter.send(delivery);
-      } catch (err) {
-        log.error({ err, delivery: d.id }, 'falha inesperada no canal');
-        result = { ok: false, transient: true, reason: (err as Error).message };
-      }
-      if (result.ok) {
-        sent.push({ personUuid: d.person_uuid, momentumUuid: d.momentum_uuid });
-        done('sent', null, { sentAt: clock.now() });
-        return;
-      }
-      if (result.gone) gone.push(d.person_uuid);
-      if (result.transient && d.attempts < MAX_ATTEMPTS) {
-        const wait = result.retryAfterSeconds ?? backoffSeconds(d.attempts);
-        return done('queued', result.reason, { dueAt: new Date(clock.now().getTime() + wait * 1000) });
-      }
-      return done('failed', result.transient ? `${engineMessages.tooManyAttempts} ${result.reason}` : result.reason);
-    });
-
-    record();
-    await recording;
-    if (gone.length) await markGone(uniq(gone));
-    return claimed.length;
+      record();
+      await recording;
+      if (gone.length) await markGone(uniq(gone));
+      return claimed.length;
+    } finally {
+      clearInterval(renewal);
+    }
   }
 
   /** A push service said the subscription is gone (404/410): the person opted out. */
