@@ -442,31 +442,28 @@ export function createIngestor(
       else if (e.t === 'optin') bump(item.domainUuid, day, 'optins');
       else if (e.t === 'optout') bump(item.domainUuid, day, 'optouts');
     }
-    for (const rows of chunk(
-      [...counters].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-      ROWS_PER_STATEMENT,
-    )) {
+    // One JSON parameter per statement (jsonb_to_recordset), sorted so concurrent batches lock rows in order.
+    const stats = [...counters]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, count]) => {
+        const [d, day, dim, value] = JSON.parse(key) as string[];
+        return { d, day, dim, value, count };
+      });
+    for (const rows of chunk(stats, ROWS_PER_STATEMENT * 5)) {
       await db.execute(sql`
         INSERT INTO daily_stats AS s (domain_uuid, day, dimension, value, count)
-        VALUES ${sql.join(
-          rows.map(([key, count]) => {
-            const [d, day, dim, value] = JSON.parse(key) as string[];
-            return sql`(${d}::uuid, ${day}::date, ${dim}, ${value}, ${count})`;
-          }),
-          sql`, `,
-        )}
+        SELECT r.d, r.day, r.dim, r.value, r.count
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(d uuid, day date, dim text, value text, count bigint)
         ON CONFLICT (domain_uuid, day, dimension, value) DO UPDATE SET count = s.count + excluded.count`);
     }
-    for (const rows of chunk([...visitors].sort(), ROWS_PER_STATEMENT)) {
+    const seen = [...visitors].sort().map((key) => {
+      const [d, day, p] = JSON.parse(key) as string[];
+      return { d, day, p };
+    });
+    for (const rows of chunk(seen, ROWS_PER_STATEMENT * 5)) {
       await db.execute(sql`
         INSERT INTO daily_visitors (domain_uuid, day, person_uuid)
-        VALUES ${sql.join(
-          rows.map((key) => {
-            const [d, day, p] = JSON.parse(key) as string[];
-            return sql`(${d}::uuid, ${day}::date, ${p}::uuid)`;
-          }),
-          sql`, `,
-        )}
+        SELECT r.d, r.day, r.p FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(d uuid, day date, p uuid)
         ON CONFLICT DO NOTHING`);
     }
   };
