@@ -5,18 +5,24 @@
  *   DB=pglite           the real app (buildApp) on a fresh PGlite data dir under the OS temp dir
  *   DB=postgres         the real app on a fresh database created from TEST_DATABASE_URL
  *                       (default postgres://postgres@127.0.0.1:5432/postgres), dropped on 'stop'
+ *   SERVER_PROCESSES=n  with DB=postgres: n API processes sharing the port (node:cluster, as API_PROCESSES does
+ *                       in production); this process migrates, seeds and sums their figures
  * IPC: sends { type: 'ready', port, geroId }; answers { type: 'stats' } with { type: 'stats', stored, drainMs }
  * after draining the ingestor; { type: 'stop' } closes everything and exits.
  */
+import cluster from 'node:cluster';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
+import { fromPostgres } from '../apps/server/src/db/client.ts';
 import { companies, domains } from '../apps/server/src/db/schema.ts';
+import { installJobs } from '../apps/server/src/engine/jobs.ts';
 import { processGeo } from '../apps/server/src/modules/collect/collect.routes.ts';
 
 export const DOMAIN_ROOT = 'https://bench.example.com.br';
@@ -131,6 +137,153 @@ async function real(kind: 'pglite' | 'postgres') {
   };
 }
 
+const PROCESSES = Number(process.env.SERVER_PROCESSES ?? 1);
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+/** One of the clustered API processes: the real app on the database the primary prepared. */
+async function clusterWorker() {
+  const tmp = process.env.BENCH_TMP!;
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: process.env.BENCH_PORT!,
+    DATA_DIR: path.join(tmp, 'data'),
+    DATABASE_URL: process.env.BENCH_DB!,
+    SECRET_KEY: 'b'.repeat(43),
+    LOG_LEVEL: 'silent',
+    WEB_DIST: path.join(tmp, 'no-web'),
+    TRACKER_DIST: path.join(tmp, 'tracker'),
+  });
+  const app = await buildApp(config, { migrate: false });
+  await app.ready();
+  await processGeo().load();
+  await app.listen({ port: config.port, host: '127.0.0.1' });
+  const cpu = () => {
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1000;
+  };
+  process.on('message', async (m: { type?: string }) => {
+    if (m?.type === 'cpu') process.send?.({ type: 'cpu', cpuMs: cpu() });
+    else if (m?.type === 'stats') {
+      await app.ingestor.drain();
+      process.send?.({
+        type: 'stats',
+        stored: app.ingestor.stored(),
+        rssMb: process.memoryUsage().rss / 2 ** 20,
+        cpuMs: cpu(),
+      });
+    } else if (m?.type === 'stop') {
+      await app.close();
+      process.exit(0);
+    }
+  });
+  process.send?.({ type: 'ready' });
+}
+
+/** The primary of SERVER_PROCESSES: prepares the database, forks the API processes and sums their answers. */
+async function clusterPrimary() {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'impeto-bench-cluster-'));
+  mkdirSync(path.join(tmp, 'tracker'), { recursive: true });
+  mkdirSync(path.join(tmp, 'data'), { recursive: true });
+  writeFileSync(path.join(tmp, 'tracker', 'versions.json'), JSON.stringify({ gero: [], cnsw: [] }));
+  writeFileSync(path.join(tmp, 'tracker', 'loader.js'), '');
+  const adminUrl = process.env.TEST_DATABASE_URL || DEFAULT_PG;
+  const name = `impeto_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = withDatabase(adminUrl, name);
+  const database = fromPostgres(url, 2);
+  await database.migrate();
+  await installJobs(database);
+  const companyUuid = randomUUID();
+  const geroId = `G-${randomBytes(6).toString('hex').toUpperCase()}`;
+  await database.db.insert(companies).values({ uuid: companyUuid, name: 'Loja Bench', status: 'active' });
+  await database.db.insert(domains).values({
+    uuid: randomUUID(),
+    companyUuid,
+    name: 'Bench',
+    domain: DOMAIN_ROOT,
+    domainRoot: DOMAIN_ROOT,
+    geroId,
+    geroVersion: '1.0.0',
+    cnSwVersion: '1.0.0',
+    status: 'Active',
+    vapidPublic: 'bench-public',
+    vapidPrivate: 'bench-private',
+  });
+  await database.close();
+  const port = await freePort();
+  const geoStarted = performance.now();
+  const workers = Array.from({ length: PROCESSES }, () =>
+    cluster.fork({ BENCH_CLUSTER_WORKER: '1', BENCH_TMP: tmp, BENCH_DB: url, BENCH_PORT: String(port) }),
+  );
+  await Promise.all(workers.map((w) => new Promise((r) => w.once('message', r))));
+  const geoMs = performance.now() - geoStarted;
+  const ask = <T>(type: string) =>
+    Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<T>((resolve) => {
+            const on = (m: { type?: string }) => {
+              if (m?.type !== type) return;
+              w.off('message', on);
+              resolve(m as T);
+            };
+            w.on('message', on);
+            w.send({ type });
+          }),
+      ),
+    );
+  const ownCpu = () => {
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1000;
+  };
+  const cleanup = async () => {
+    for (const w of workers) w.send({ type: 'stop' });
+    await Promise.all(workers.map((w) => new Promise((r) => (w.isDead() ? r(null) : w.once('exit', r)))));
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  process.on('message', async (m: { type?: string }) => {
+    try {
+      if (m?.type === 'cpu') {
+        const all = await ask<{ cpuMs: number }>('cpu');
+        send({ type: 'cpu', cpuMs: ownCpu() + all.reduce((a, b) => a + b.cpuMs, 0) });
+      } else if (m?.type === 'stats') {
+        const t0 = performance.now();
+        const all = await ask<{ stored: number; rssMb: number; cpuMs: number }>('stats');
+        send({
+          type: 'stats',
+          stored: all.reduce((a, b) => a + b.stored, 0),
+          drainMs: performance.now() - t0,
+          rssMb: all.reduce((a, b) => a + b.rssMb, 0),
+          cpuMs: ownCpu() + all.reduce((a, b) => a + b.cpuMs, 0),
+        });
+      } else if (m?.type === 'stop') {
+        await cleanup();
+        process.removeAllListeners('disconnect');
+        process.send?.({ type: 'stopped' }, () => process.exit(0));
+      }
+    } catch (err) {
+      send({ type: 'error', message: (err as Error).stack ?? String(err) });
+    }
+  });
+  process.on('disconnect', () => void cleanup().finally(() => process.exit(0)));
+  send({ type: 'ready', port, geroId, mode: 'postgres', geoMs, processes: PROCESSES });
+}
+
 async function main() {
   const mode = process.env.MODE === 'bare' ? 'bare' : process.env.DB === 'postgres' ? 'postgres' : 'pglite';
   const target = mode === 'bare' ? await bare() : await real(mode);
@@ -175,7 +328,12 @@ async function main() {
   send({ type: 'ready', port, geroId: target.geroId, mode, geoMs: target.geoMs });
 }
 
-main().catch((err) => {
+const entry = process.env.BENCH_CLUSTER_WORKER
+  ? clusterWorker
+  : PROCESSES > 1 && process.env.DB === 'postgres' && process.env.MODE !== 'bare'
+    ? clusterPrimary
+    : main;
+entry().catch((err) => {
   send({ type: 'error', message: (err as Error).stack ?? String(err) });
   console.error(err);
   process.exit(1);

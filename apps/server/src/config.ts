@@ -22,6 +22,8 @@ const envSchema = z.object({
   SECRET_KEY: z.string().min(32, 'SECRET_KEY precisa de pelo menos 32 caracteres').optional(),
   VAPID_SUBJECT: z.string().optional(),
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  /** HTTP processes sharing the port (node:cluster), for machines with several cores; PostgreSQL only. */
+  API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /** Seconds a delivery may stay `sending` before a sweeper hands it back to the queue (a worker died). */
   DELIVERY_LEASE_SECONDS: z.coerce.number().int().positive().default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -40,6 +42,7 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   role: 'all' | 'api' | 'worker';
+  apiProcesses: number;
   nodeEnv: 'development' | 'production' | 'test';
   allowPrivateFetch: boolean;
   secretKey: string;
@@ -82,6 +85,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.ROLE !== 'all' && !e.DATABASE_URL) {
     throw new Error(`ROLE=${e.ROLE} precisa de DATABASE_URL: o banco embutido (PGlite) aceita um único processo.`);
   }
+  if (e.API_PROCESSES > 1 && !e.DATABASE_URL) {
+    throw new Error(
+      'API_PROCESSES acima de 1 precisa de DATABASE_URL: o banco embutido (PGlite) aceita um único processo.',
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, '');
   return {
@@ -93,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     role: e.ROLE,
+    apiProcesses: e.ROLE === 'worker' ? 1 : e.API_PROCESSES,
     nodeEnv: e.NODE_ENV,
     allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
     secretKey: e.SECRET_KEY ?? readOrCreateSecret(dataDir),

@@ -1,5 +1,8 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { installJobs } from './engine/jobs.ts';
 
 const config = (() => {
   try {
@@ -10,21 +13,52 @@ const config = (() => {
   }
 })();
 
-const app = await buildApp(config);
-if (config.role === 'worker') {
-  // The worker serves no HTTP: it runs the engine's jobs and sends (started when the app is ready).
-  await app.ready();
-  console.log('\n  Ímpeto worker pronto: motor de envios em execução\n');
-} else {
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+const announce = (port: number) =>
   console.log(`\n  Ímpeto pronto: abra ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}\n`);
-}
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    await app.close();
-    process.exit(0);
+if (config.apiProcesses > 1 && cluster.isPrimary) {
+  // Several HTTP processes share the port (DESIGN.md §6): migrate once here, then fork them.
+  const database = await openDatabase(config);
+  await database.migrate();
+  await installJobs(database);
+  await database.close();
+  let stopping = false;
+  let announced = false;
+  cluster.on('listening', (_worker, address) => {
+    if (!announced) announce(address.port);
+    announced = true;
   });
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    console.error(`processo ${worker.process.pid} terminou (${signal ?? code}); iniciando outro`);
+    cluster.fork();
+  });
+  for (let i = 0; i < config.apiProcesses; i++) cluster.fork();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      stopping = true;
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
+      cluster.once('exit', function waitAll() {
+        if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+        cluster.once('exit', waitAll);
+      });
+    });
+  }
+} else {
+  const app = await buildApp(config, { migrate: !cluster.isWorker });
+  if (config.role === 'worker') {
+    // The worker serves no HTTP: it runs the engine's jobs and sends (started when the app is ready).
+    await app.ready();
+    console.log('\n  Ímpeto worker pronto: motor de envios em execução\n');
+  } else {
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    if (!cluster.isWorker) announce(typeof address === 'object' && address ? address.port : config.port);
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, async () => {
+      await app.close();
+      process.exit(0);
+    });
+  }
 }

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+const base = { DATA_DIR: '/tmp/impeto-config-test', SECRET_KEY: 'k'.repeat(43) };
+
+describe('config', () => {
+  it('refuses more than one process on the embedded database, with a pt-BR reason', () => {
+    expect(() => loadConfig({ ...base, API_PROCESSES: '2' })).toThrow(
+      /API_PROCESSES acima de 1 precisa de DATABASE_URL/,
+    );
+    expect(() => loadConfig({ ...base, ROLE: 'worker' })).toThrow(/ROLE=worker precisa de DATABASE_URL/);
+  });
+
+  it('runs several API processes on PostgreSQL, and a worker is always one process', () => {
+    const url = 'postgres://postgres@127.0.0.1:5432/x';
+    expect(loadConfig({ ...base, DATABASE_URL: url, API_PROCESSES: '4' }).apiProcesses).toBe(4);
+    expect(loadConfig({ ...base, DATABASE_URL: url, API_PROCESSES: '4', ROLE: 'worker' }).apiProcesses).toBe(1);
+    expect(loadConfig(base)).toMatchObject({ apiProcesses: 1, deliveryLeaseSeconds: 60 });
+  });
+});
