@@ -86,6 +86,7 @@ export async function startPushService(options: PushServiceOptions = {}) {
   const shouldDecrypt = (options.decrypt ?? 'all') === 'all';
   const subscriptions = new Map<string, Subscription>();
   const overrides = new Map<string, Override>();
+  let answerDelayMs = 0;
   const received: Received[] = [];
   const refused: Refused[] = [];
   const waiters = new Set<{ count: number; resolve: () => void }>();
@@ -243,7 +244,9 @@ export async function startPushService(options: PushServiceOptions = {}) {
       jwt: vapid.jwt,
       at: new Date(),
     });
-    res.writeHead(201, { location: `${origin}/message/${received.length}` }).end();
+    const answer = () => res.writeHead(201, { location: `${origin}/message/${received.length}` }).end();
+    if (answerDelayMs > 0) setTimeout(answer, answerDelayMs);
+    else answer();
     if (waiters.size) notify();
   };
 
@@ -294,6 +297,10 @@ export async function startPushService(options: PushServiceOptions = {}) {
      * Answer `status` (with `headers`, e.g. { 'retry-after': '30' }) instead of delivering, for one endpoint
      * (its URL or id) or '*' for all; `times` answers that many requests, then delivery resumes. `null` clears.
      */
+    /** Answers accepted pushes only after this long (a slow push service); 0 answers at once. */
+    delayAnswers(ms: number) {
+      answerDelayMs = ms;
+    },
     respondWith(endpointOrAll: string, status: number | null, headers: Record<string, string> = {}, times = Infinity) {
       if (status === null) overrides.delete(endpointOrAll);
       else overrides.set(endpointOrAll, { status, headers, remaining: times });
