@@ -176,7 +176,7 @@ test('the Topbox opt-in registers the service worker, hands over the subscriptio
   const cdp = await visitor.newCDPSession(shop);
   const registrations = new Map<string, string>();
   cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
-    for (const r of e.registrations) registrations.set(r.scopeURL, r.registrationId);
+    for (const r of e.registrations) if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
   });
   await cdp.send('ServiceWorker.enable');
   await expect.poll(() => registrations.get(`${testSite.url}/`)).toBeTruthy();
