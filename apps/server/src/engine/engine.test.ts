@@ -322,6 +322,30 @@ describe('triggers', () => {
     expect(receivedBy(sub.subscription.endpoint)).toHaveLength(3);
   });
 
+  it('a momentum whose stored blocks no longer compile does not stop the others', async () => {
+    const broken = await createMomentum([
+      everyone,
+      trigger({ filter: 'pageview', comparation: 'contain', value: ['/quebrado'] }),
+      pushBlock(),
+    ]);
+    const fine = await createMomentum([
+      everyone,
+      trigger({ filter: 'pageview', comparation: 'contain', value: ['/quebrado'] }),
+      pushBlock({ title: 'Ainda funciona' }),
+    ]);
+    await t.app.ctx.db.execute(sql`
+      UPDATE momentums SET momentums = jsonb_set(momentums, '{0,values,0,filter}', '"chave.inexistente"')
+      WHERE uuid = ${broken.uuid}::uuid`);
+    await t.app.engine.momentumChanged(fine.uuid); // refreshes the domain's matchers
+    const { vid, sub } = await subscriber();
+    await pageview(domain, vid, '/quebrado');
+    await dispatchAll();
+    expect(receivedBy(sub.subscription.endpoint).map((r) => (r.payload as { title: string }).title)).toEqual([
+      'Ainda funciona',
+    ]);
+    expect(await deliveriesOf(broken.uuid)).toHaveLength(0);
+  });
+
   it('the audience filter is checked when the message is due', async () => {
     const m = await createMomentum([
       { type: 'filter', values: [{ filter: 'user_stored_data.navigator.mobile', comparation: '==', value: ['Sim'] }] },

@@ -255,8 +255,16 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
   const matchersOf = async (domainUuid: string) => {
     const hit = matchers.get(domainUuid);
     if (hit && Date.now() - hit.at < MATCHER_TTL_MS) return hit.list;
+    // One momentum whose stored blocks no longer compile must not stop the domain's others.
     const list = (await q.activeTriggeredMomentums(db, domainUuid))
-      .map(compile)
+      .flatMap((m) => {
+        try {
+          return [compile(m)];
+        } catch (err) {
+          log.warn({ err, momentum: m.uuid }, 'momentum ignorado: blocos inválidos');
+          return [];
+        }
+      })
       .filter((c) => c.triggerKind && c.triggerKind !== 'recurrence' && c.channelType);
     matchers.set(domainUuid, { at: Date.now(), list });
     return list;
@@ -369,7 +377,16 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
         q.personsByUuid(db, uniq(claimed.map((c) => c.person_uuid))),
       ]);
       const keys = await domainKeys(uniq(claimed.map((c) => c.domain_uuid)));
-      const momentumOf = new Map(moms.map((m) => [m.uuid, { row: m, compiled: compile(m) }]));
+      const momentumOf = new Map(
+        moms.flatMap((m) => {
+          try {
+            return [[m.uuid, { row: m, compiled: compile(m) }] as const];
+          } catch (err) {
+            log.warn({ err, momentum: m.uuid }, 'momentum ignorado: blocos inválidos');
+            return [];
+          }
+        }),
+      );
       const personOf = new Map(people.map((p) => [p.uuid, p]));
       let outcomes: q.Outcome[] = [];
       let sent: { personUuid: string; momentumUuid: string }[] = [];
