@@ -20,7 +20,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { fromPostgres } from '../apps/server/src/db/client.ts';
+import { type Db, fromPostgres } from '../apps/server/src/db/client.ts';
 import { companies, domains } from '../apps/server/src/db/schema.ts';
 import { installJobs } from '../apps/server/src/engine/jobs.ts';
 import { processGeo } from '../apps/server/src/modules/collect/collect.routes.ts';
@@ -35,6 +35,27 @@ const withDatabase = (url: string, database: string) => {
   u.pathname = `/${database}`;
   return u.toString();
 };
+
+/** The bench's company and its domain (root DOMAIN_ROOT); answers the domain's gero_id. */
+async function seedDomain(db: Db) {
+  const companyUuid = randomUUID();
+  const geroId = `G-${randomBytes(6).toString('hex').toUpperCase()}`;
+  await db.insert(companies).values({ uuid: companyUuid, name: 'Loja Bench', status: 'active' });
+  await db.insert(domains).values({
+    uuid: randomUUID(),
+    companyUuid,
+    name: 'Bench',
+    domain: DOMAIN_ROOT,
+    domainRoot: DOMAIN_ROOT,
+    geroId,
+    geroVersion: '1.0.0',
+    cnSwVersion: '1.0.0',
+    status: 'Active',
+    vapidPublic: 'bench-public',
+    vapidPrivate: 'bench-private',
+  });
+  return geroId;
+}
 
 async function bare() {
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
@@ -101,26 +122,7 @@ async function real(kind: 'pglite' | 'postgres') {
   await processGeo().load();
   const geoMs = performance.now() - geoStarted;
 
-  const companyUuid = randomUUID();
-  const geroId = `G-${randomBytes(6).toString('hex').toUpperCase()}`;
-  await app.ctx.db.insert(companies).values({ uuid: companyUuid, name: 'Loja Bench', status: 'active' });
-  const [domain] = await app.ctx.db
-    .insert(domains)
-    .values({
-      uuid: randomUUID(),
-      companyUuid,
-      name: 'Bench',
-      domain: DOMAIN_ROOT,
-      domainRoot: DOMAIN_ROOT,
-      geroId,
-      geroVersion: '1.0.0',
-      cnSwVersion: '1.0.0',
-      status: 'Active',
-      vapidPublic: 'bench-public',
-      vapidPrivate: 'bench-private',
-    })
-    .returning();
-  if (!domain) throw new Error('domain row not inserted');
+  const geroId = await seedDomain(app.ctx.db);
   await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,
@@ -204,22 +206,7 @@ async function clusterPrimary() {
   const database = fromPostgres(url, 2);
   await database.migrate();
   await installJobs(database);
-  const companyUuid = randomUUID();
-  const geroId = `G-${randomBytes(6).toString('hex').toUpperCase()}`;
-  await database.db.insert(companies).values({ uuid: companyUuid, name: 'Loja Bench', status: 'active' });
-  await database.db.insert(domains).values({
-    uuid: randomUUID(),
-    companyUuid,
-    name: 'Bench',
-    domain: DOMAIN_ROOT,
-    domainRoot: DOMAIN_ROOT,
-    geroId,
-    geroVersion: '1.0.0',
-    cnSwVersion: '1.0.0',
-    status: 'Active',
-    vapidPublic: 'bench-public',
-    vapidPrivate: 'bench-private',
-  });
+  const geroId = await seedDomain(database.db);
   await database.close();
   const port = await freePort();
   const geoStarted = performance.now();

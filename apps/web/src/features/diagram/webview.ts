@@ -1,6 +1,8 @@
 // The custom on-site message of a SUPERARE_WEBVIEW dispatcher (spec doc 2 §2.5, §3.6, §5).
+import { ONSITE_MODES, ONSITE_TYPES } from '@impeto/shared';
 
-export const WEBVIEW_TYPES = ['notification_box', 'topbar', 'alert_box'] as const;
+/** The types and device targets the tag renders (one list, in packages/shared). */
+export const WEBVIEW_TYPES = ONSITE_TYPES;
 export type WebviewType = (typeof WEBVIEW_TYPES)[number];
 export const WEBVIEW_TYPE_LABELS: Record<WebviewType, string> = {
   notification_box: 'Caixa de notificação',
@@ -8,13 +10,7 @@ export const WEBVIEW_TYPE_LABELS: Record<WebviewType, string> = {
   alert_box: 'Alerta',
 };
 
-export const WEBVIEW_MODES = [
-  'devices_all',
-  'devices_mobile',
-  'devices_smartphone',
-  'devices_tablets',
-  'devices_desktops',
-] as const;
+export const WEBVIEW_MODES = ONSITE_MODES;
 export const WEBVIEW_MODE_LABELS: Record<(typeof WEBVIEW_MODES)[number], string> = {
   devices_all: 'Todos os dispositivos',
   devices_mobile: 'Dispositivos móveis',
