@@ -1,7 +1,6 @@
 import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test';
 import { startPushService } from '../../apps/server/test/push-service.ts';
-import { createAccount } from '../support/accounts.ts';
-import { createDomainThroughApi, sessionToken, signIn, test } from '../support/impeto.ts';
+import { signedInWithDomain, test } from '../support/impeto.ts';
 import { shortTag } from '../support/momentums.ts';
 
 /*
@@ -28,15 +27,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A dashboard user with a domain for the test site, and a bearer-token client for the API. */
 async function setUp(page: Page, request: APIRequestContext, siteUrl: string) {
-  const account = await createAccount(request);
-  await signIn(page, account);
-  const domain = await createDomainThroughApi(page, request, account, { name: 'Loja de teste', url: siteUrl });
-  const headers = { Authorization: `Bearer ${await sessionToken(page)}` };
-  const get = async <T>(path: string) => {
-    const res = await request.get(path, { headers });
-    expect(res.status(), await res.text()).toBe(200);
-    return (await res.json()).data as T;
-  };
+  const { domain, headers, get } = await signedInWithDomain(page, request, siteUrl);
   const createMomentum = async (title: string, blocks: object[]) => {
     const res = await request.post('/api/momentum/create', {
       headers,

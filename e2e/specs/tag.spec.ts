@@ -1,7 +1,6 @@
 import { webcrypto } from 'node:crypto';
 import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test';
-import { createAccount } from '../support/accounts.ts';
-import { createDomainThroughApi, sessionToken, signIn, test } from '../support/impeto.ts';
+import { signedInWithDomain, test } from '../support/impeto.ts';
 
 interface Person {
   visitor_id: string;
@@ -12,16 +11,8 @@ interface Person {
 
 /** A dashboard user with a domain for the test site; returns what the visitor-side tests need. */
 async function setUp(page: Page, request: APIRequestContext, siteUrl: string) {
-  const account = await createAccount(request);
-  await signIn(page, account);
-  const domain = await createDomainThroughApi(page, request, account, { name: 'Loja de teste', url: siteUrl });
-  const token = await sessionToken(page);
-  const api = async <T>(path: string) => {
-    const res = await request.get(path, { headers: { Authorization: `Bearer ${token}` } });
-    expect(res.status(), await res.text()).toBe(200);
-    return (await res.json()).data as T;
-  };
-  return { domain, api };
+  const { domain, get } = await signedInWithDomain(page, request, siteUrl);
+  return { domain, api: get };
 }
 
 const collectRequests = (context: BrowserContext) => {

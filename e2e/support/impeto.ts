@@ -1,7 +1,7 @@
 import { type DomainItem, msg } from '@impeto/shared';
 import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
 import { startTestSite, type TestSite } from '../test-site/site.ts';
-import { type Account, signInThroughForm } from './accounts.ts';
+import { type Account, createAccount, signInThroughForm } from './accounts.ts';
 
 /** The server's public URL as the dashboard and the script check see it (GET /api/config). */
 export async function serverPublicUrl(request: APIRequestContext): Promise<string> {
@@ -75,6 +75,23 @@ export async function createDomainThroughApi(
   });
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()).data as DomainItem;
+}
+
+/**
+ * A dashboard user signed in on `page` with a domain for `siteUrl`, and `get`, a bearer-token GET of the API
+ * that expects 200 and returns `data` (the visitor-side specs read the person API with it).
+ */
+export async function signedInWithDomain(page: Page, request: APIRequestContext, siteUrl: string) {
+  const account = await createAccount(request);
+  await signIn(page, account);
+  const domain = await createDomainThroughApi(page, request, account, { name: 'Loja de teste', url: siteUrl });
+  const headers = { Authorization: `Bearer ${await sessionToken(page)}` };
+  const get = async <T>(path: string) => {
+    const res = await request.get(path, { headers });
+    expect(res.status(), await res.text()).toBe(200);
+    return (await res.json()).data as T;
+  };
+  return { account, domain, headers, get };
 }
 
 /**

@@ -155,3 +155,21 @@ export async function signUpAndSignIn(app: FastifyInstance, opts: { validate?: b
   });
   return { company, user, signin, token: signin.body?.data?.token as string };
 }
+
+/** A domain created through `POST /api/domain/create` by `owner` (gero_id, VAPID keys and all); throws if refused. */
+export async function createDomain(
+  app: FastifyInstance,
+  owner: Awaited<ReturnType<typeof signUpAndSignIn>>,
+  name: string,
+  address: string,
+) {
+  const res = await call(
+    app,
+    'POST',
+    '/api/domain/create',
+    { domain: { company_uuid: owner.company.uuid, name, domain: address } },
+    owner.token,
+  );
+  if (res.status !== 200) throw new Error(`domain/create falhou: ${JSON.stringify(res.body)}`);
+  return res.body.data as { uuid: string; gero_id: string; [key: string]: unknown };
+}

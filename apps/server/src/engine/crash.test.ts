@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { call, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
+import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
 import { type PushService, pushServiceCertPath, startPushService } from '../../test/push-service.ts';
 import { queryRows } from '../db/client.ts';
 
@@ -90,15 +90,7 @@ describe.skipIf(inject('dbKind') !== 'postgres')('a worker killed in the middle 
     const started = Date.now();
     const databaseUrl = t.app.ctx.database.url!;
     const owner = await signUpAndSignIn(t.app);
-    const created = await call(
-      t.app,
-      'POST',
-      '/api/domain/create',
-      { domain: { company_uuid: owner.company.uuid, name: 'Queda', domain: 'https://queda-motor.com.br' } },
-      owner.token,
-    );
-    expect(created.status).toBe(200);
-    const domainUuid = created.body.data.uuid as string;
+    const domainUuid = (await createDomain(t.app, owner, 'Queda', 'https://queda-motor.com.br')).uuid;
 
     // Subscribers straight in the database: each with its own P-256 keys from the push service.
     const subs = Array.from({ length: SUBSCRIBERS }, (_, i) => ({

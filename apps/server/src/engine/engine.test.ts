@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
+import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
 import { type PushService, startPushService } from '../../test/push-service.ts';
 import { queryRows } from '../db/client.ts';
 
@@ -19,24 +19,17 @@ let owner: Awaited<ReturnType<typeof signUpAndSignIn>>;
 let domain: { uuid: string; gero_id: string; root: string };
 let other: { uuid: string; gero_id: string; root: string };
 
-const createDomain = async (name: string, address: string) => {
-  const res = await call(
-    t.app,
-    'POST',
-    '/api/domain/create',
-    { domain: { company_uuid: owner.company.uuid, name, domain: address } },
-    owner.token,
-  );
-  expect(res.status).toBe(200);
-  return { uuid: res.body.data.uuid as string, gero_id: res.body.data.gero_id as string, root: address };
-};
+const domainAt = async (name: string, address: string) => ({
+  ...(await createDomain(t.app, owner, name, address)),
+  root: address,
+});
 
 beforeAll(async () => {
   t = await createTestApp({ authRateLimit: 1000, allowPrivateFetch: true });
   push = await startPushService();
   owner = await signUpAndSignIn(t.app);
-  domain = await createDomain('Loja', 'https://loja-motor.com.br');
-  other = await createDomain('Outra', 'https://outra-motor.com.br');
+  domain = await domainAt('Loja', 'https://loja-motor.com.br');
+  other = await domainAt('Outra', 'https://outra-motor.com.br');
 });
 afterAll(async () => {
   await t.close();
@@ -425,7 +418,7 @@ describe('timing', () => {
   });
 
   it('a daily recurrence runs at HH:mm in São Paulo for the filtered audience, then schedules the next', async () => {
-    const target = await createDomain('Recorrente', 'https://recorrente-motor.com.br');
+    const target = await domainAt('Recorrente', 'https://recorrente-motor.com.br');
     const a = await subscriber(target);
     const b = await subscriber(target);
     const m = await createMomentum(
@@ -452,7 +445,7 @@ describe('timing', () => {
 
 describe('campaigns and delivery guarantees', () => {
   it('a campaign fans out to the whole filtered audience on activation, once', async () => {
-    const target = await createDomain('Campanha', 'https://campanha-motor.com.br');
+    const target = await domainAt('Campanha', 'https://campanha-motor.com.br');
     const subs = [];
     for (let i = 0; i < 12; i++) subs.push(await subscriber(target));
     await collect(target, `sem-push-${randomUUID()}`, [{ t: 'pv', u: `${target.root}/` }]);
@@ -565,7 +558,7 @@ describe('campaigns and delivery guarantees', () => {
 
 describe('on-site messages', () => {
   it('are handed to the tag once, by poll or on the next collect, and report viewed and clicked', async () => {
-    const target = await createDomain('Onsite', 'https://onsite-motor.com.br');
+    const target = await domainAt('Onsite', 'https://onsite-motor.com.br');
     const m = await createMomentum(
       [
         everyone,

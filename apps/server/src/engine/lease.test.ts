@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
+import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
 import { type PushService, startPushService } from '../../test/push-service.ts';
 import { queryRows } from '../db/client.ts';
 
@@ -22,15 +22,7 @@ afterAll(async () => {
 
 it('a batch still being sent keeps its lease: the sweeper leaves it alone and the push goes once', async () => {
   const owner = await signUpAndSignIn(t.app);
-  const domain = (
-    await call(
-      t.app,
-      'POST',
-      '/api/domain/create',
-      { domain: { company_uuid: owner.company.uuid, name: 'Lease', domain: SITE } },
-      owner.token,
-    )
-  ).body.data;
+  const domain = await createDomain(t.app, owner, 'Lease', SITE);
   const created = await call(
     t.app,
     'POST',

@@ -1,7 +1,7 @@
 import { collectMessages } from '@impeto/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
+import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
 import { queryRows } from '../../db/client.ts';
 import { processGeo } from './collect.routes.ts';
 
@@ -21,15 +21,7 @@ beforeAll(async () => {
   await processGeo().load();
   owner = await signUpAndSignIn(t.app);
   stranger = await signUpAndSignIn(t.app);
-  domain = (
-    await call(
-      t.app,
-      'POST',
-      '/api/domain/create',
-      { domain: { company_uuid: owner.company.uuid, name: 'Coleta', domain: SITE } },
-      owner.token,
-    )
-  ).body.data;
+  domain = await createDomain(t.app, owner, 'Coleta', SITE);
 });
 afterAll(() => t.close());
 
@@ -220,15 +212,7 @@ describe('collector', () => {
     await t.app.ingestor.drain();
     expect(await countEvents()).toBe(before + 1);
 
-    const other = (
-      await call(
-        t.app,
-        'POST',
-        '/api/domain/create',
-        { domain: { company_uuid: owner.company.uuid, name: 'Off', domain: 'https://off.com.br' } },
-        owner.token,
-      )
-    ).body.data;
+    const other = await createDomain(t.app, owner, 'Off', 'https://off.com.br');
     await call(t.app, 'DELETE', '/api/domain/remove', { domain: { uuid: other.uuid } }, owner.token);
     const disabled = await collect({ ...batch, id: other.gero_id }, { origin: 'https://off.com.br' });
     expect(disabled.statusCode).toBe(403);

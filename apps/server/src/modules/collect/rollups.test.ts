@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
+import { createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
 import { queryRows } from '../../db/client.ts';
 
 const CHROME =
@@ -15,15 +15,7 @@ let domain: { uuid: string; gero_id: string };
 beforeAll(async () => {
   t = await createTestApp();
   const owner = await signUpAndSignIn(t.app);
-  domain = (
-    await call(
-      t.app,
-      'POST',
-      '/api/domain/create',
-      { domain: { company_uuid: owner.company.uuid, name: 'Rollup', domain: SITE } },
-      owner.token,
-    )
-  ).body.data;
+  domain = await createDomain(t.app, owner, 'Rollup', SITE);
 });
 afterAll(() => t.close());
 

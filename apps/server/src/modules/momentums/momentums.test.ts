@@ -1,6 +1,6 @@
 import { momentumMessages as m } from '@impeto/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
+import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof signUpAndSignIn>>;
@@ -11,15 +11,7 @@ beforeAll(async () => {
   t = await createTestApp({ authRateLimit: 1000 });
   owner = await signUpAndSignIn(t.app);
   stranger = await signUpAndSignIn(t.app);
-  domainUuid = (
-    await call(
-      t.app,
-      'POST',
-      '/api/domain/create',
-      { domain: { company_uuid: owner.company.uuid, name: 'Loja', domain: 'https://loja-momentum.com.br' } },
-      owner.token,
-    )
-  ).body.data.uuid;
+  domainUuid = (await createDomain(t.app, owner, 'Loja', 'https://loja-momentum.com.br')).uuid;
 });
 afterAll(() => t.close());
 
