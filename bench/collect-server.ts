@@ -111,6 +111,7 @@ async function real(kind: 'pglite' | 'postgres') {
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     SECRET_KEY: 'b'.repeat(43),
     LOG_LEVEL: 'silent',
+    ...(process.env.COLLECT_SPOOL ? { COLLECT_SPOOL: process.env.COLLECT_SPOOL } : {}),
     WEB_DIST: path.join(tmp, 'no-web'),
     TRACKER_DIST: trackerDist,
   });
@@ -160,6 +161,7 @@ async function clusterWorker() {
     DATABASE_URL: process.env.BENCH_DB!,
     SECRET_KEY: 'b'.repeat(43),
     LOG_LEVEL: 'silent',
+    ...(process.env.COLLECT_SPOOL ? { COLLECT_SPOOL: process.env.COLLECT_SPOOL } : {}),
     WEB_DIST: path.join(tmp, 'no-web'),
     TRACKER_DIST: path.join(tmp, 'tracker'),
   });

@@ -23,6 +23,7 @@ import { createCaptcha } from './modules/auth/captcha.ts';
 import { channelsRoutes } from './modules/channels/channels.routes.ts';
 import { collectRoutes } from './modules/collect/collect.routes.ts';
 import { createIngestor, type Ingestor } from './modules/collect/ingest.ts';
+import { createSpool } from './modules/collect/spool.ts';
 import { companyRoutes } from './modules/company/company.routes.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { mediaFileRoutes, mediaRoutes } from './modules/media/media.routes.ts';
@@ -54,6 +55,16 @@ declare module 'fastify' {
     engine: Engine;
   }
 }
+
+/** A database's identity for the spool: host, port and name, never the password. */
+const databaseIdentity = (url: string) => {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || '5432'}${u.pathname}`;
+  } catch {
+    return url;
+  }
+};
 
 /** Builds the same app main.ts runs: API, dashboard and (later) collector and tag files on one server. */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
@@ -92,13 +103,22 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   ctx.engine = engine;
   app.decorate('engine', engine);
-  const ingestor = createIngestor(ctx, { onStored: (events) => engine.onEventsStored(events) });
+  const ingestor = createIngestor(ctx, {
+    onStored: (events) => engine.onEventsStored(events),
+    // Only where the collector runs; a process of this role on the same machine replays what a dead one left.
+    spool:
+      config.collectSpool && config.role !== 'worker'
+        ? createSpool(config.collectSpool, config.databaseUrl ? databaseIdentity(config.databaseUrl) : config.dataDir)
+        : undefined,
+  });
   app.decorate('ingestor', ingestor);
   app.addHook('onReady', async () => {
     await engine.start();
+    // What a crashed process accepted and never stored, in the background (drain waits for it).
+    void ingestor.recover();
   });
   app.addHook('onClose', async () => {
-    await ingestor.drain();
+    await ingestor.close();
     await engine.stop();
     ctx.mailer.close();
     await database.close();

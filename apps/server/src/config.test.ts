@@ -17,4 +17,10 @@ describe('config', () => {
     expect(loadConfig({ ...base, DATABASE_URL: url, API_PROCESSES: '4', ROLE: 'worker' }).apiProcesses).toBe(1);
     expect(loadConfig(base)).toMatchObject({ apiProcesses: 1, deliveryLeaseSeconds: 60 });
   });
+
+  it('keeps the collector spool in the data folder unless told otherwise, and COLLECT_SPOOL=off turns it off', () => {
+    expect(loadConfig(base).collectSpool).toBe('/tmp/impeto-config-test/spool');
+    expect(loadConfig({ ...base, COLLECT_SPOOL: '/var/spool/impeto' }).collectSpool).toBe('/var/spool/impeto');
+    expect(loadConfig({ ...base, COLLECT_SPOOL: 'off' }).collectSpool).toBeUndefined();
+  });
 });

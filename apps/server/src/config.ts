@@ -26,6 +26,8 @@ const envSchema = z.object({
   API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /** Seconds a delivery may stay `sending` before a sweeper hands it back to the queue (a worker died). */
   DELIVERY_LEASE_SECONDS: z.coerce.number().int().positive().default(60),
+  /** The collector's write-ahead spool folder (accepted events survive a crash); `off`: memory only. */
+  COLLECT_SPOOL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   TRACKER_DIST: z.string().optional(),
@@ -50,6 +52,8 @@ export interface Config {
   /** Sign-in attempts per minute, per IP and per username. */
   authRateLimit: number;
   deliveryLeaseSeconds: number;
+  /** Folder of the collector's spool; undefined when `COLLECT_SPOOL=off`. */
+  collectSpool?: string;
   logLevel: string;
   /** The built dashboard (apps/web/dist); served when present. */
   webDist: string;
@@ -108,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidSubject: e.VAPID_SUBJECT ?? `mailto:${mailAddress(e.MAIL_FROM)}`,
     authRateLimit: e.AUTH_RATE_LIMIT,
     deliveryLeaseSeconds: e.DELIVERY_LEASE_SECONDS,
+    collectSpool: e.COLLECT_SPOOL === 'off' ? undefined : path.resolve(e.COLLECT_SPOOL ?? path.join(dataDir, 'spool')),
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     trackerDist: path.resolve(e.TRACKER_DIST ?? path.join(import.meta.dirname, '../../../packages/tracker/dist')),

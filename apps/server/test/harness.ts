@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey as pbkdf2 } from 'altcha-lib/algorithms/pbkdf2';
@@ -79,20 +81,31 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Tests drive the engine by hand (engine.dispatchDue, engine.jobs.run) unless `engine.work` is set. */
+/**
+ * Tests drive the engine by hand (engine.dispatchDue, engine.jobs.run) unless `engine.work` is set. Each app
+ * gets its own collector spool folder, removed on close, unless `collectSpool` is given.
+ */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  deps: Pick<AppDeps, 'engine'> = {},
+  deps: Pick<AppDeps, 'engine' | 'database'> = {},
 ): Promise<TestApp> {
   const clock = new TestClock();
-  const app = await buildApp(testConfig(overrides), {
-    database: await freshDatabase(),
+  const ownSpool = 'collectSpool' in overrides ? undefined : mkdtempSync(path.join(tmpdir(), 'impeto-spool-'));
+  const app = await buildApp(testConfig({ collectSpool: ownSpool, ...overrides }), {
+    database: deps.database ?? (await freshDatabase()),
     clock,
     migrate: false,
     engine: { work: false, pushCa: pushServiceCert, ...deps.engine },
   });
   await app.ready();
-  return { app, clock, close: () => app.close() };
+  return {
+    app,
+    clock,
+    close: async () => {
+      await app.close();
+      if (ownSpool) rmSync(ownSpool, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Calls the API as a client would; `token` adds the bearer header. */

@@ -333,3 +333,13 @@ export const onsiteQueue = pgTable(
   },
   (t) => [index('onsite_queue_person_idx').on(t.personUuid)],
 );
+
+/**
+ * The collector's spool segments whose batch is being stored (modules/collect/spool.ts): marked in the batch's own
+ * transaction, so a segment replayed after a crash between the commit and the file's removal is not stored twice.
+ * Marks are deleted with the next batch; the table holds only the batches in flight.
+ */
+export const ingestBatches = pgTable('ingest_batches', {
+  id: uuid('id').primaryKey(),
+  storedAt: timestamp('stored_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -15,7 +15,7 @@ import { AppError } from '../../lib/errors.ts';
 import { createGeo, type Geo, geoFromHeaders } from '../../lib/geo.ts';
 import { isPrivateAddress } from '../../lib/safe-fetch.ts';
 import { type DeviceInfo, isBotAgent, parseUserAgent } from '../../lib/user-agent.ts';
-import type { IncomingEvent, Ingestor } from './ingest.ts';
+import type { Ingestor } from './ingest.ts';
 
 let sharedGeo: Geo | undefined;
 /** One geo database per process, loaded in the background on first use. */
@@ -170,19 +170,15 @@ export function collectRoutes(
           const device = deviceOf(ua!);
           const language = batch.l ?? request.headers['accept-language']?.split(',')[0];
           const receivedAt = ctx.clock.now();
-          const queued = ingestor.push(
-            accepted.map(
-              (event): IncomingEvent => ({
-                domainUuid: target.uuid,
-                visitorId: batch.vid,
-                event,
-                device,
-                geo,
-                language,
-                receivedAt,
-              }),
-            ),
-          );
+          const queued = ingestor.push({
+            domainUuid: target.uuid,
+            visitorId: batch.vid,
+            device,
+            geo,
+            language,
+            receivedAt,
+            events: accepted,
+          });
           if (!queued) {
             reply.header('retry-after', '2');
             throw new AppError('COLLECTOR_BUSY', 503, collectMessages.busy);

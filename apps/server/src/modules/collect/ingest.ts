@@ -6,18 +6,27 @@ import type { StoredEvent } from '../../engine/matcher.ts';
 import type { AppContext } from '../../lib/context.ts';
 import type { GeoInfo } from '../../lib/geo.ts';
 import type { DeviceInfo } from '../../lib/user-agent.ts';
+import type { Spool, SpoolSegment } from './spool.ts';
 
-/** One accepted event with what the request told us about its sender (raw IP already turned into geo). */
-export interface IncomingEvent {
+/** What one accepted request told us about its sender (raw IP already turned into geo), and its events. */
+export interface IncomingRequest {
   domainUuid: string;
   /** Absent on the service worker's reports (viewed, clicked, a changed subscription). */
   visitorId?: string;
-  event: CollectEvent;
   device: DeviceInfo;
   geo: GeoInfo;
   language?: string;
   receivedAt: Date;
+  events: CollectEvent[];
 }
+
+/** One accepted event with its request's sender. */
+export interface IncomingEvent extends Omit<IncomingRequest, 'events'> {
+  event: CollectEvent;
+}
+
+const eventsOf = ({ events, ...sender }: IncomingRequest): IncomingEvent[] =>
+  events.map((event) => ({ ...sender, event }));
 
 const FLUSH_EVENTS = 5000;
 /** Above this many waiting events the collector answers 503 instead of growing memory without bound. */
@@ -109,8 +118,11 @@ export function createIngestor(
     timeZone?: string;
     /** Called with each batch's events once its transaction committed (the engine matches them). */
     onStored?: (events: StoredEvent[]) => Promise<void>;
+    /** Where accepted requests are written before the 202 (crash safety); none: memory only. */
+    spool?: Spool;
   } = {},
 ) {
+  const spool = options.spool;
   const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone ?? 'America/Sao_Paulo' });
   /** The day of `at` in the company's time zone, as YYYY-MM-DD (rollups are per local day). */
   const dayOf = (at: Date) => dayFormat.format(at);
@@ -119,9 +131,11 @@ export function createIngestor(
   let queue: IncomingEvent[] = [];
   let queued = 0;
   let timer: NodeJS.Timeout | undefined;
-  const inFlight = new Set<Promise<void>>();
-  const waiting: IncomingEvent[][] = [];
+  const inFlight = new Set<Promise<unknown>>();
+  const waiting: { events: IncomingEvent[]; segment?: SpoolSegment }[] = [];
   let stored = 0;
+  /** Segments whose batch is stored and whose file is gone: their marks are deleted with the next batch. */
+  let forget: string[] = [];
 
   const schedule = () => {
     if (timer) return;
@@ -134,8 +148,8 @@ export function createIngestor(
   const pump = () => {
     while (inFlight.size < maxInFlight && waiting.length) {
       const batch = waiting.shift()!;
-      const job = writeWithRetry(batch).finally(() => {
-        queued -= batch.length;
+      const job = writeWithRetry(batch.events, batch.segment).finally(() => {
+        queued -= batch.events.length;
         inFlight.delete(job);
         pump();
       });
@@ -149,30 +163,67 @@ export function createIngestor(
       timer = undefined;
     }
     if (queue.length) {
-      waiting.push(queue);
+      waiting.push({ events: queue, segment: spool?.seal() });
       queue = [];
       pump();
     }
   };
 
-  const writeWithRetry = async (batch: IncomingEvent[]) => {
+  /**
+   * Marks the segment's batch as stored, in the batch's own transaction: false when it already was (a process
+   * died after the commit and before removing the file), so a replay never stores a batch twice. The marks of
+   * segments already removed go in the same statement; the table only ever holds the batches in flight.
+   */
+  const claimSegment = async (db: Db, segment: SpoolSegment, gone: string[]) => {
+    const rows = await queryRows<{ id: string }>(
+      db,
+      sql`
+      WITH gone AS (
+        DELETE FROM ingest_batches WHERE id IN (
+          SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(gone)}::jsonb)))
+      INSERT INTO ingest_batches (id) VALUES (${segment.id}::uuid) ON CONFLICT DO NOTHING RETURNING id`,
+    );
+    return rows.length > 0;
+  };
+
+  /** True when the batch was stored now (false: it already was, or the database refused it five times). */
+  const writeWithRetry = async (batch: IncomingEvent[], segment?: SpoolSegment): Promise<boolean> => {
     for (let attempt = 1; ; attempt++) {
+      const gone = forget;
+      forget = [];
       try {
         // One transaction per batch, so a retry after a failure (a deadlock between concurrent batches,
         // a lost connection) never counts anything twice.
         const events: StoredEvent[] = [];
-        await ctx.db.transaction((tx) => write(tx as unknown as Db, batch, events));
+        const fresh = await ctx.db.transaction(async (tx) => {
+          if (segment && !(await claimSegment(tx as unknown as Db, segment, gone))) return false;
+          await write(tx as unknown as Db, batch, events);
+          return true;
+        });
+        if (segment) {
+          await spool!.done(segment).then(
+            () => forget.push(segment.id),
+            (err) => ctx.log.error({ err, file: segment.file }, 'coletor: lote gravado, arquivo do spool não removido'),
+          );
+        }
+        if (!fresh) return false;
         stored += batch.length;
         if (options.onStored) {
           await options
             .onStored(events)
             .catch((err) => ctx.log.error({ err, events: events.length }, 'falha ao casar eventos com os momentums'));
         }
-        return;
+        return true;
       } catch (err) {
+        forget.push(...gone);
         if (attempt >= 5) {
-          ctx.log.error({ err, events: batch.length }, 'falha ao gravar lote do coletor; lote descartado');
-          return;
+          if (segment) {
+            ctx.log.error(
+              { err, events: batch.length, file: segment.file },
+              'falha ao gravar lote do coletor; lote mantido no spool para a próxima partida',
+            );
+          } else ctx.log.error({ err, events: batch.length }, 'falha ao gravar lote do coletor; lote descartado');
+          return false;
         }
         await new Promise((r) => setTimeout(r, 100 * attempt + Math.random() * 100));
       }
@@ -468,20 +519,66 @@ export function createIngestor(
     }
   };
 
+  /** Replays the spool segments of processes that died, one batch at a time; returns the events stored. */
+  const recover = async () => {
+    if (!spool) return 0;
+    let replayed = 0;
+    for (const segment of spool.orphans()) {
+      const { lines, broken } = spool.read(segment);
+      const batch = (lines as IncomingRequest[]).flatMap((r) => eventsOf({ ...r, receivedAt: new Date(r.receivedAt) }));
+      ctx.log.info({ file: segment.file, events: batch.length, broken }, 'coletor: lote do spool regravado após queda');
+      queued += batch.length;
+      const fresh = await writeWithRetry(batch, segment).finally(() => {
+        queued -= batch.length;
+      });
+      if (fresh) replayed += batch.length;
+    }
+    // Every orphan is replayed: a mark older than a day belongs to no segment any more.
+    await ctx.db.execute(sql`DELETE FROM ingest_batches WHERE stored_at < now() - interval '1 day'`);
+    return replayed;
+  };
+  let recovering: Promise<number> = Promise.resolve(0);
+
   return {
-    /** False when the queue is full: the caller answers 503 and the sender may retry. */
-    push(events: IncomingEvent[]) {
-      if (queued + events.length > MAX_QUEUED_EVENTS) return false;
-      queued += events.length;
-      queue.push(...events);
+    /**
+     * Takes one request's events. False when the queue is full or the spool refused the write: the caller
+     * answers 503 and the sender may retry. Once this returns true the events survive a crash of the process.
+     */
+    push(request: IncomingRequest) {
+      const n = request.events.length;
+      if (queued + n > MAX_QUEUED_EVENTS) return false;
+      if (spool) {
+        try {
+          spool.append(JSON.stringify(request));
+        } catch (err) {
+          ctx.log.error({ err }, 'coletor: falha ao gravar no spool');
+          return false;
+        }
+      }
+      queued += n;
+      for (const event of eventsOf(request)) queue.push(event);
       if (queue.length >= FLUSH_EVENTS) flush();
       else schedule();
       return true;
     },
+    /** Starts replaying what dead processes left in the spool; `drain` waits for it. */
+    recover() {
+      recovering = recover().catch((err) => {
+        ctx.log.error({ err }, 'coletor: falha ao regravar o spool');
+        return 0;
+      });
+      return recovering;
+    },
     /** Writes everything queued and waits for it (tests, shutdown). */
     async drain() {
+      await recovering;
       flush();
       while (inFlight.size || waiting.length) await Promise.all([...inFlight]);
+    },
+    /** Drains, then closes the spool (its folder goes when empty). */
+    async close() {
+      await this.drain();
+      spool?.close();
     },
     /** Events written so far (benchmarks check nothing was lost). */
     stored: () => stored,

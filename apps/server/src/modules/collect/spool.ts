@@ -1,0 +1,123 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, writeSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import path from 'node:path';
+
+/** A file of accepted requests, one JSON line each; its id names it and marks its batch as stored in the database. */
+export interface SpoolSegment {
+  id: string;
+  file: string;
+}
+
+const SEGMENT = /^([0-9a-f-]{36})\.seg$/;
+const OWNED = /^(\d+)-[0-9a-f-]{36}$/;
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+const segmentsIn = (dir: string): SpoolSegment[] =>
+  readdirSync(dir)
+    .map((name) => SEGMENT.exec(name)?.[1])
+    .filter((id): id is string => id !== undefined)
+    .map((id) => ({ id, file: path.join(dir, `${id}.seg`) }));
+
+/**
+ * The collector's write-ahead spool: each accepted request is appended to a local file before the 202, so
+ * events still waiting for the database survive a crash of the process (not of the machine: no fsync).
+ *
+ * Layout: `<root>/<database>/<pid>-<uuid>/<segment>.seg`. The database part keeps one database's events out of
+ * another's; the folder name says which process owns it, so a later process claims the folders of dead ones
+ * with an atomic rename and replays them (`orphans`).
+ */
+export function createSpool(root: string, database: string) {
+  const base = path.join(root, createHash('sha256').update(database).digest('hex').slice(0, 16));
+  const ownName = () => `${process.pid}-${randomUUID()}`;
+  const dir = path.join(base, ownName());
+  mkdirSync(dir, { recursive: true });
+  let current: (SpoolSegment & { fd: number }) | undefined;
+  const claimed: string[] = [];
+
+  return {
+    dir,
+    /** Appends one line to the open segment (opened on demand). Throws when the disk refuses it. */
+    append(line: string) {
+      if (!current) {
+        const id = randomUUID();
+        const file = path.join(dir, `${id}.seg`);
+        current = { id, file, fd: openSync(file, 'a') };
+      }
+      writeSync(current.fd, `${line}\n`);
+    },
+    /** Closes the open segment and returns it: everything appended since the last seal is one batch. */
+    seal(): SpoolSegment | undefined {
+      if (!current) return undefined;
+      const { id, file, fd } = current;
+      current = undefined;
+      closeSync(fd);
+      return { id, file };
+    },
+    /** The batch is in the database: its segment goes. */
+    async done(segment: SpoolSegment) {
+      await unlink(segment.file).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+    },
+    /** Claims the folders of processes that are gone and lists their segments (oldest folder first). */
+    orphans(): SpoolSegment[] {
+      let names: string[];
+      try {
+        names = readdirSync(base);
+      } catch {
+        return [];
+      }
+      const found: SpoolSegment[] = [];
+      for (const name of names) {
+        const pid = Number(OWNED.exec(name)?.[1]);
+        if (!pid || path.join(base, name) === dir || alive(pid)) continue;
+        const mine = path.join(base, ownName());
+        try {
+          renameSync(path.join(base, name), mine);
+        } catch {
+          continue; // another process claimed it first
+        }
+        claimed.push(mine);
+        found.push(...segmentsIn(mine));
+      }
+      return found;
+    },
+    /** Reads a segment's lines; a line cut short by a crash mid-write is skipped and counted. */
+    read(segment: SpoolSegment) {
+      const lines: unknown[] = [];
+      let broken = 0;
+      for (const line of readFileSync(segment.file, 'utf8').split('\n')) {
+        if (!line) continue;
+        try {
+          lines.push(JSON.parse(line));
+        } catch {
+          broken++;
+        }
+      }
+      return { lines, broken };
+    },
+    /** After a drain: removes this process's folder and the claimed ones when nothing is left in them. */
+    close() {
+      const segment = this.seal();
+      for (const folder of [dir, ...claimed]) {
+        try {
+          rmdirSync(folder);
+        } catch {
+          // Not empty: a batch the database refused stays for the next start.
+        }
+      }
+      return segment;
+    },
+  };
+}
+export type Spool = ReturnType<typeof createSpool>;
