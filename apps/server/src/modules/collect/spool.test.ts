@@ -100,7 +100,7 @@ describe('the collector spool', () => {
     expect(spoolFiles()).toEqual([]);
   });
 
-  it("replays a dead process's batches once: a batch already stored and a line cut by the crash are skipped", async () => {
+  it("replays a dead process's batches once, a previous life's with this pid too; skips a stored batch, a cut line and live folders", async () => {
     const pending = leaveSpool(deadPid(), [
       [request('spool-a', [`${SITE}/1`, `${SITE}/2`]), request('spool-b', [`${SITE}/3`])],
       [request('spool-a', [`${SITE}/4`])],
@@ -110,26 +110,40 @@ describe('the collector spool', () => {
     await t.app.ctx.db.execute(sql`INSERT INTO ingest_batches (id) VALUES (${stored.ids[0]}::uuid)`);
     // A crash in the middle of writing a line.
     const torn = leaveSpool(deadPid(), [[request('spool-d', [`${SITE}/5`])]], '{"domainUuid":"');
-    // A folder of a process that is alive (this one) is left alone.
-    const live = leaveSpool(process.pid, [[request('spool-e', [`${SITE}/6`])]]);
+    // A folder of this process's pid that this process did not open: a previous life with the same pid
+    // (a restarted container).
+    const previousLife = leaveSpool(process.pid, [[request('spool-f', [`${SITE}/7`])]]);
+    // A folder of another process that is alive is left alone, and so is a spool open in this process.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const live = leaveSpool(other.pid!, [[request('spool-e', [`${SITE}/6`])]]);
+    const open = createSpool(spoolRoot, t.app.ctx.config.dataDir);
+    open.append(JSON.stringify(request('spool-g', [`${SITE}/8`])));
 
     const before = await countEvents();
-    expect(await t.app.ingestor.recover()).toBe(5);
+    expect(await t.app.ingestor.recover()).toBe(6);
     await t.app.ingestor.drain();
 
-    expect(await countEvents()).toBe(before + 5);
+    expect(await countEvents()).toBe(before + 6);
     expect(await pageViews('spool-a')).toEqual([`${SITE}/1`, `${SITE}/2`, `${SITE}/4`]);
     expect(await pageViews('spool-b')).toEqual([`${SITE}/3`]);
     expect(await pageViews('spool-c')).toEqual([]);
     expect(await pageViews('spool-d')).toEqual([`${SITE}/5`]);
+    expect(await pageViews('spool-f')).toEqual([`${SITE}/7`]);
     expect(await pageViews('spool-e')).toEqual([]);
-    for (const folder of [pending.folder, stored.folder, torn.folder]) expect(existsSync(folder)).toBe(false);
+    expect(await pageViews('spool-g')).toEqual([]);
+    for (const folder of [pending.folder, stored.folder, torn.folder, previousLife.folder]) {
+      expect(existsSync(folder)).toBe(false);
+    }
     expect(existsSync(live.folder)).toBe(true);
-    expect(spoolFiles()).toHaveLength(1);
+    expect(existsSync(open.dir)).toBe(true);
+    expect(spoolFiles()).toHaveLength(2);
 
     // Replaying again stores nothing more.
     expect(await t.app.ingestor.recover()).toBe(0);
+    other.kill();
+    open.close();
     rmSync(live.folder, { recursive: true });
+    rmSync(open.dir, { recursive: true });
 
     // The marks of stored batches go with the next batch: only that batch's own mark is left.
     await collect('spool-next', [`${SITE}/z`]);

@@ -12,6 +12,9 @@ export interface SpoolSegment {
 const SEGMENT = /^([0-9a-f-]{36})\.seg$/;
 const OWNED = /^(\d+)-[0-9a-f-]{36}$/;
 
+/** The folders of the spools open in this process (tests open several apps in one process). */
+const ownFolders = new Set<string>();
+
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -34,13 +37,16 @@ const segmentsIn = (dir: string): SpoolSegment[] =>
  *
  * Layout: `<root>/<database>/<pid>-<uuid>/<segment>.seg`. The database part keeps one database's events out of
  * another's; the folder name says which process owns it, so a later process claims the folders of dead ones
- * with an atomic rename and replays them (`orphans`).
+ * with an atomic rename and replays them (`orphans`). A folder named with this process's own pid that this
+ * process did not open is a previous life's (a container restarted with the same pid) and is claimed too. The
+ * folder belongs to one machine (or container): pids mean nothing across machines.
  */
 export function createSpool(root: string, database: string) {
   const base = path.join(root, createHash('sha256').update(database).digest('hex').slice(0, 16));
   const ownName = () => `${process.pid}-${randomUUID()}`;
   const dir = path.join(base, ownName());
   mkdirSync(dir, { recursive: true });
+  ownFolders.add(dir);
   let current: (SpoolSegment & { fd: number }) | undefined;
   const claimed: string[] = [];
 
@@ -80,7 +86,7 @@ export function createSpool(root: string, database: string) {
       const found: SpoolSegment[] = [];
       for (const name of names) {
         const pid = Number(OWNED.exec(name)?.[1]);
-        if (!pid || path.join(base, name) === dir || alive(pid)) continue;
+        if (!pid || ownFolders.has(path.join(base, name)) || (pid !== process.pid && alive(pid))) continue;
         const mine = path.join(base, ownName());
         try {
           renameSync(path.join(base, name), mine);
@@ -88,6 +94,7 @@ export function createSpool(root: string, database: string) {
           continue; // another process claimed it first
         }
         claimed.push(mine);
+        ownFolders.add(mine);
         found.push(...segmentsIn(mine));
       }
       return found;
@@ -110,6 +117,7 @@ export function createSpool(root: string, database: string) {
     close() {
       const segment = this.seal();
       for (const folder of [dir, ...claimed]) {
+        ownFolders.delete(folder);
         try {
           rmdirSync(folder);
         } catch {
