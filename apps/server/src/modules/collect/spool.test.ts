@@ -153,6 +153,12 @@ describe('the collector spool', () => {
   });
 });
 
+it('refuses to start on a folder it cannot create, saying how to turn the spool off', () => {
+  const file = path.join(spoolRoot, 'um-arquivo');
+  writeFileSync(file, '');
+  expect(() => createSpool(file, 'x')).toThrow(/COLLECT_SPOOL: não foi possível criar a pasta .*COLLECT_SPOOL=off/);
+});
+
 const exited = (child: ChildProcess) =>
   child.exitCode !== null || child.signalCode !== null
     ? Promise.resolve()

@@ -45,7 +45,14 @@ export function createSpool(root: string, database: string) {
   const base = path.join(root, createHash('sha256').update(database).digest('hex').slice(0, 16));
   const ownName = () => `${process.pid}-${randomUUID()}`;
   const dir = path.join(base, ownName());
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new Error(
+      `COLLECT_SPOOL: não foi possível criar a pasta ${dir} (${(err as NodeJS.ErrnoException).code}); ` +
+        'indique uma pasta gravável ou use COLLECT_SPOOL=off para guardar os eventos só em memória.',
+    );
+  }
   ownFolders.add(dir);
   let current: (SpoolSegment & { fd: number }) | undefined;
   const claimed: string[] = [];
