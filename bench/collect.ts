@@ -444,6 +444,7 @@ Written by \`npm run bench:collect\` (bench/collect.ts); the section after the m
           'PGLITE_PERSONS',
           'PEOPLE',
           'FILTER_BUDGET_MS',
+          'COLLECT_SPOOL',
         ]
           .filter((k) => process.env[k])
           .map((k) => `${k}=${process.env[k]}`)
@@ -475,6 +476,7 @@ how long the drain took after the load stopped, i.e. the backlog the ingestor st
 *loadgen CPU* are the cores each Node process used during the measured window (1.00 = one core all the time;
 PostgreSQL's own processes are not in either). *bare* is a Fastify app
 with only a text/plain JSON parser and a 202: the ceiling of this box with this load generator (it stores nothing).
+The real app runs with the collector's spool ${process.env.COLLECT_SPOOL === 'off' ? '**off** (`COLLECT_SPOOL=off`: accepted events wait in memory only)' : 'on (the default: each accepted request is appended to a file before the 202)'}.
 
 ${markdown(COLLECT_HEAD, rows.map(collectCells))}
 

@@ -116,6 +116,15 @@ const deliveriesOf = (momentumUuid: string) =>
         ORDER BY due_at`,
   );
 
+/** Every delivery of the momentum went out; a failure lists each delivery's status, error and due time. */
+const expectAllSent = async (momentumUuid: string, count: number) => {
+  const rows = await deliveriesOf(momentumUuid);
+  expect(
+    rows.map((r) => r.status),
+    `entregas: ${JSON.stringify(rows)}; relógio do teste: ${t.clock.now().toISOString()}`,
+  ).toEqual(Array(count).fill('sent'));
+};
+
 const personOf = async (target: typeof domain, vid: string) =>
   (
     await queryRows<{ uuid: string; attributes: Record<string, unknown>; push_status: string | null }>(
@@ -436,6 +445,7 @@ describe('timing', () => {
     await t.app.engine.jobs.run('recurrence.tick', job!.data);
     await t.app.engine.jobs.run('recurrence.tick', job!.data); // a retried tick creates nothing new
     await dispatchAll();
+    await expectAllSent(m.uuid, 2);
     expect(receivedBy(a.sub.subscription.endpoint)).toHaveLength(1);
     expect(receivedBy(b.sub.subscription.endpoint)).toHaveLength(1);
     const next = (await waitingJobs('recurrence.tick', m.uuid)).map((j) => j.data.at);
@@ -468,8 +478,8 @@ describe('campaigns and delivery guarantees', () => {
     await t.app.engine.jobs.run('campaign.fanout', job!.data);
     await t.app.engine.jobs.run('campaign.fanout', job!.data);
     await dispatchAll();
+    await expectAllSent(uuid, 12);
     for (const s of subs) expect(receivedBy(s.sub.subscription.endpoint)).toHaveLength(1);
-    expect(await deliveriesOf(uuid)).toHaveLength(12);
 
     // Paused and started again: a new fan-out reaches only those not reached yet (here: a new subscriber).
     expect((await call(t.app, 'PUT', `/api/momentum/status/${uuid}`, { status: 'Paused' }, owner.token)).status).toBe(
