@@ -53,18 +53,31 @@ interface EventRecord {
   ts: string;
 }
 
+interface EventRow {
+  id: string | number;
+  domain_uuid: string;
+  person_uuid: string | null;
+  kind: string;
+  url: string | null;
+  category: string | null;
+  props: Record<string, unknown> | null;
+  ts: Date | string;
+}
+
+const toStoredEvent = (r: EventRow): StoredEvent => ({
+  id: Number(r.id),
+  domainUuid: r.domain_uuid,
+  personUuid: r.person_uuid,
+  kind: r.kind,
+  url: r.url,
+  category: r.category,
+  props: r.props,
+  ts: new Date(r.ts),
+});
+
 /** Appends events with one JSON parameter (jsonb_to_recordset): far cheaper than a bound value per column. */
 const insertEvents = async (db: Db, records: EventRecord[], stored: StoredEvent[]) => {
-  const rows = await queryRows<{
-    id: string | number;
-    domain_uuid: string;
-    person_uuid: string | null;
-    kind: string;
-    url: string | null;
-    category: string | null;
-    props: Record<string, unknown> | null;
-    ts: Date;
-  }>(
+  const rows = await queryRows<EventRow>(
     db,
     sql`
     INSERT INTO events (domain_uuid, person_uuid, kind, url, category, props, device, ts)
@@ -73,18 +86,7 @@ const insertEvents = async (db: Db, records: EventRecord[], stored: StoredEvent[
       domain_uuid uuid, person_uuid uuid, kind text, url text, category text, props jsonb, device text, ts timestamptz)
     RETURNING id, domain_uuid, person_uuid, kind, url, category, props, ts`,
   );
-  for (const r of rows) {
-    stored.push({
-      id: Number(r.id),
-      domainUuid: r.domain_uuid,
-      personUuid: r.person_uuid,
-      kind: r.kind,
-      url: r.url,
-      category: r.category,
-      props: r.props,
-      ts: new Date(r.ts),
-    });
-  }
+  for (const r of rows) stored.push(toStoredEvent(r));
 };
 
 const KIND: Record<CollectEvent['t'], string> = {
@@ -200,20 +202,22 @@ export function createIngestor(
           await write(tx as unknown as Db, batch, events);
           return true;
         });
+        if (fresh) stored += batch.length;
+        if (options.onStored) {
+          // A replayed batch stored before the crash may not have been matched yet: match its stored events again
+          // (matching is idempotent: deliveries carry a dedupe key). The file goes only after matching.
+          const matched = fresh ? events : await storedEventsOf(batch);
+          await options
+            .onStored(matched)
+            .catch((err) => ctx.log.error({ err, events: matched.length }, 'falha ao casar eventos com os momentums'));
+        }
         if (segment) {
           await spool!.done(segment).then(
             () => forget.push(segment.id),
             (err) => ctx.log.error({ err, file: segment.file }, 'coletor: lote gravado, arquivo do spool não removido'),
           );
         }
-        if (!fresh) return false;
-        stored += batch.length;
-        if (options.onStored) {
-          await options
-            .onStored(events)
-            .catch((err) => ctx.log.error({ err, events: events.length }, 'falha ao casar eventos com os momentums'));
-        }
-        return true;
+        return fresh;
       } catch (err) {
         forget.push(...gone);
         if (attempt >= 5) {
@@ -228,6 +232,33 @@ export function createIngestor(
         await new Promise((r) => setTimeout(r, 100 * attempt + Math.random() * 100));
       }
     }
+  };
+
+  /**
+   * The events a batch stored, found again by their request: same domain, same reception instant, same visitor
+   * (service-worker reports have none). Used only when a replayed segment was already stored.
+   */
+  const storedEventsOf = async (batch: IncomingEvent[]) => {
+    const keys = new Map<string, { d: string; v: string | null; ts: string }>();
+    for (const item of batch) {
+      const ts = item.receivedAt.toISOString();
+      keys.set(`${item.domainUuid}|${item.visitorId ?? ''}|${ts}`, {
+        d: item.domainUuid,
+        v: item.visitorId ?? null,
+        ts,
+      });
+    }
+    const rows = await queryRows<EventRow>(
+      ctx.db,
+      sql`
+      SELECT DISTINCT ON (e.id) e.id, e.domain_uuid, e.person_uuid, e.kind, e.url, e.category, e.props, e.ts
+      FROM jsonb_to_recordset(${JSON.stringify([...keys.values()])}::jsonb) AS r(d uuid, v text, ts timestamptz)
+      JOIN events e ON e.domain_uuid = r.d AND e.ts = r.ts
+      LEFT JOIN persons p ON p.uuid = e.person_uuid
+      WHERE p.visitor_id = r.v OR (r.v IS NULL AND e.kind IN ('viewed', 'clicked'))
+      ORDER BY e.id`,
+    );
+    return rows.map(toStoredEvent);
   };
 
   const write = async (db: Db, all: IncomingEvent[], stored: StoredEvent[]) => {

@@ -1,14 +1,23 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
+import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
 import { queryRows } from '../../db/client.ts';
-import type { IncomingRequest } from './ingest.ts';
+import { createIngestor, type IncomingRequest } from './ingest.ts';
 import { createSpool } from './spool.ts';
 
 /*
@@ -26,11 +35,12 @@ const main = path.resolve(import.meta.dirname, '../../main.ts');
 let t: TestApp;
 let spoolRoot: string;
 let domain: Awaited<ReturnType<typeof createDomain>>;
+let owner: Awaited<ReturnType<typeof signUpAndSignIn>>;
 
 beforeAll(async () => {
   spoolRoot = mkdtempSync(path.join(tmpdir(), 'impeto-spool-test-'));
   t = await createTestApp({ collectSpool: spoolRoot });
-  const owner = await signUpAndSignIn(t.app);
+  owner = await signUpAndSignIn(t.app);
   domain = await createDomain(t.app, owner, 'Spool', SITE);
 });
 afterAll(async () => {
@@ -151,6 +161,81 @@ describe('the collector spool', () => {
     const marks = await queryRows<{ n: number }>(t.app.ctx.db, sql`SELECT count(*)::int AS n FROM ingest_batches`);
     expect(Number(marks[0]!.n)).toBe(1);
   });
+});
+
+it('a batch stored but not yet matched when the process died is matched on replay, and only once', async () => {
+  const created = await call(
+    t.app,
+    'POST',
+    '/api/momentum/create',
+    {
+      domain_uuid: domain.uuid,
+      type: 'momentum',
+      momentum_title: 'Oferta no site',
+      status: 'Active',
+      momentums: [
+        { type: 'filter', values: [{ filter: 'all' }] },
+        {
+          type: 'trigger',
+          regex: false,
+          values: [{ filter: 'pageview', comparation: 'contain', value: ['/oferta'], dischargeIn: [] }],
+        },
+        {
+          type: 'dispatcher',
+          values: [
+            {
+              filter: 'SUPERARE_WEBVIEW',
+              webview_type: 'topbar',
+              webview_mode: 'devices_all',
+              webview_props: { topbarContent: 'Frete grátis hoje!', topbarBtnText: 'Ver ofertas' },
+            },
+          ],
+        },
+      ],
+    },
+    owner.token,
+  );
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const momentumUuid = created.body.data.uuid as string;
+  const deliveries = async () =>
+    (
+      await queryRows<{ n: number }>(
+        t.app.ctx.db,
+        sql`SELECT count(*)::int AS n FROM deliveries WHERE momentum_uuid = ${momentumUuid}::uuid`,
+      )
+    )[0]!.n;
+
+  // A process that stores the batch and dies before matching it (no onStored) and before removing the file:
+  // its segment is copied aside, under a dead pid, before the batch is written.
+  const writer = createSpool(spoolRoot, t.app.ctx.config.dataDir);
+  const victim = createIngestor(t.app.ctx, { spool: writer });
+  expect(victim.push({ ...request('spool-match', [`${SITE}/oferta/1`]), receivedAt: t.clock.now() })).toBe(true);
+  const [segment] = readdirSync(writer.dir);
+  const dead = () => {
+    const folder = path.join(path.dirname(writer.dir), `${deadPid()}-${randomUUID()}`);
+    mkdirSync(folder);
+    copyFileSync(path.join(writer.dir, segment!), path.join(folder, segment!));
+    return folder;
+  };
+  const first = dead();
+  const second = dead();
+  renameSync(second, `${second}.parked`);
+  await victim.close();
+  expect(await pageViews('spool-match')).toEqual([`${SITE}/oferta/1`]);
+  expect(Number(await deliveries())).toBe(0);
+
+  expect(await t.app.ingestor.recover()).toBe(0); // already stored: nothing written again
+  await t.app.ingestor.drain();
+  expect(existsSync(first)).toBe(false);
+  expect(await pageViews('spool-match')).toEqual([`${SITE}/oferta/1`]);
+  expect(Number(await deliveries())).toBe(1);
+
+  // The same segment replayed once more (a crash after matching, before the file went): still one delivery.
+  renameSync(`${second}.parked`, second);
+  expect(await t.app.ingestor.recover()).toBe(0);
+  await t.app.ingestor.drain();
+  expect(Number(await deliveries())).toBe(1);
+  expect(await pageViews('spool-match')).toEqual([`${SITE}/oferta/1`]);
 });
 
 it('refuses to start on a folder it cannot create, saying how to turn the spool off', () => {
