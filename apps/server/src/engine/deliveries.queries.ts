@@ -43,9 +43,10 @@ export async function insertDeliveries(db: Db, rows: NewDelivery[], now: Date) {
     due_at: r.dueAt.toISOString(),
     unless_pending: r.unlessPending,
   }));
-  return queryRows<{ id: string; due_at: Date }>(
-    db,
-    sql`
+  const insert = (tx: Db) =>
+    queryRows<{ id: string; due_at: Date }>(
+      tx,
+      sql`
     INSERT INTO deliveries (id, domain_uuid, momentum_uuid, person_uuid, channel_type, dedupe_key, status,
                             trigger_at, due_at, created_at, updated_at)
     SELECT r.id, r.domain_uuid, r.momentum_uuid, r.person_uuid, r.channel_type, r.dedupe_key, 'queued',
@@ -57,7 +58,20 @@ export async function insertDeliveries(db: Db, rows: NewDelivery[], now: Date) {
         AND x.status IN ('queued', 'sending'))
     ON CONFLICT (dedupe_key) DO NOTHING
     RETURNING id, due_at`,
-  );
+    );
+  // "No new chain while one waits" is a check then an insert: two batches of the same person matched at once
+  // (concurrent ingest batches, several processes) would both pass it. A transaction lock per (momentum, person),
+  // taken in key order, makes the second wait for the first's commit and then see its chain.
+  const chains = [
+    ...new Set(rows.filter((r) => r.unlessPending).map((r) => `${r.momentumUuid}:${r.personUuid}`)),
+  ].sort();
+  if (chains.length === 0) return insert(db);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`
+      SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))
+      FROM (SELECT k FROM jsonb_array_elements_text(${json(chains)}) WITH ORDINALITY AS a(k, n) ORDER BY n) AS s`);
+    return insert(tx as unknown as Db);
+  });
 }
 
 /**
