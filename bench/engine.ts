@@ -44,7 +44,15 @@ const RESULTS =
 const SECRET_KEY = 'e'.repeat(43);
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 /** The engine's defaults (engine.ts, web-push.ts); ROLE=all and ROLE=worker use them, nothing in config.ts changes them. */
-const ENGINE = { batchSize: 500, concurrency: 64, passes: 2, fanoutPage: 1000, pushSockets: 128, encryptThreads: 1 };
+/** What the server runs with: the defaults, or ENGINE_BATCH_SIZE / ENGINE_CONCURRENCY / PUSH_ENCRYPT_THREADS passed through. */
+const ENGINE = {
+  batchSize: Number(process.env.ENGINE_BATCH_SIZE ?? 500),
+  concurrency: Number(process.env.ENGINE_CONCURRENCY ?? 64),
+  passes: 2,
+  fanoutPage: 1000,
+  pushSockets: 128,
+  encryptThreads: Number(process.env.PUSH_ENCRYPT_THREADS ?? Math.max(0, Math.min(4, os.availableParallelism() - 1))),
+};
 const LATENCY_TARGET_MS = 500;
 const WINDOW_SECONDS = 5;
 const CAMPAIGN_TARGET_S = 60;
@@ -609,7 +617,7 @@ function report(
     `- Date: ${new Date().toISOString().slice(0, 10)}; command \`npm run bench:engine\`; whole run ${f0(meta.seconds)} s`,
     `- Machine: \`nproc\` = ${os.availableParallelism()}; node ${process.version}; ${meta.pgVersion}`,
     `- Load average at the start: ${meta.load.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min; above ~2 means other work shared the 2 cores)`,
-    `- Engine settings (defaults; not configurable by environment): claim batch ${ENGINE.batchSize} deliveries, ${ENGINE.passes} overlapping send passes of ${ENGINE.concurrency} sends in flight, aes128gcm encryption in ${ENGINE.encryptThreads} worker thread (one per spare core), fan-out pages of ${ENGINE.fanoutPage} persons, ${ENGINE.pushSockets} keep-alive sockets per push service; ${WORKERS > 0 ? `one \`ROLE=api\` process and ${WORKERS} \`ROLE=worker\` processes` : 'one server process, `ROLE=all`'}; the push service (https, VAPID verified, count-only) and the load generator share the bench's process`,
+    `- Engine settings (\`ENGINE_BATCH_SIZE\`, \`ENGINE_CONCURRENCY\`, \`PUSH_ENCRYPT_THREADS\`${['ENGINE_BATCH_SIZE', 'ENGINE_CONCURRENCY', 'PUSH_ENCRYPT_THREADS'].some((k) => process.env[k]) ? '' : ': defaults'}): claim batch ${ENGINE.batchSize} deliveries, ${ENGINE.passes} overlapping send passes of ${ENGINE.concurrency} sends in flight, aes128gcm encryption in ${ENGINE.encryptThreads} worker thread(s), fan-out pages of ${ENGINE.fanoutPage} persons, ${ENGINE.pushSockets} keep-alive sockets per push service; ${WORKERS > 0 ? `one \`ROLE=api\` process and ${WORKERS} \`ROLE=worker\` processes` : 'one server process, `ROLE=all`'}; the push service (https, VAPID verified, count-only) and the load generator share the bench's process`,
     '',
     '| target | measured | verdict |',
     '| --- | --- | --- |',

@@ -92,10 +92,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('ctx', ctx);
   const engine: Engine = createEngine(ctx, {
     work: deps.engine?.work ?? config.role !== 'api',
-    batchSize: deps.engine?.batchSize,
+    batchSize: deps.engine?.batchSize ?? config.engineBatchSize,
+    concurrency: config.engineConcurrency,
     adapters: [
       createWebPushAdapter({
         subject: config.vapidSubject,
+        encryptThreads: config.pushEncryptThreads,
         ...(deps.engine?.pushCa ? { ca: deps.engine.pushCa } : {}),
       }),
       createOnsiteAdapter(ctx.db, ctx.clock, (domainUuid, visitorId) => engine.noteOnsite(domainUuid, visitorId)),

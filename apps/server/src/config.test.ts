@@ -23,4 +23,17 @@ describe('config', () => {
     expect(loadConfig({ ...base, COLLECT_SPOOL: '/var/spool/impeto' }).collectSpool).toBe('/var/spool/impeto');
     expect(loadConfig({ ...base, COLLECT_SPOOL: 'off' }).collectSpool).toBeUndefined();
   });
+
+  it("takes the engine's batch, concurrency and encryption threads from the environment, and refuses nonsense", () => {
+    expect(loadConfig(base)).toMatchObject({
+      engineBatchSize: 500,
+      engineConcurrency: 64,
+      pushEncryptThreads: undefined,
+    });
+    expect(
+      loadConfig({ ...base, ENGINE_BATCH_SIZE: '200', ENGINE_CONCURRENCY: '16', PUSH_ENCRYPT_THREADS: '0' }),
+    ).toMatchObject({ engineBatchSize: 200, engineConcurrency: 16, pushEncryptThreads: 0 });
+    expect(() => loadConfig({ ...base, ENGINE_BATCH_SIZE: '0' })).toThrow();
+    expect(() => loadConfig({ ...base, ENGINE_CONCURRENCY: 'muitos' })).toThrow();
+  });
 });

@@ -26,6 +26,11 @@ const envSchema = z.object({
   API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /** Seconds a delivery may stay `sending` before a sweeper hands it back to the queue (a worker died). */
   DELIVERY_LEASE_SECONDS: z.coerce.number().int().positive().default(60),
+  /** Deliveries one send pass claims at once, and sends in flight per pass (two passes overlap). */
+  ENGINE_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+  ENGINE_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
+  /** Worker threads encrypting web pushes (aes128gcm); unset: one per spare core, up to 4; 0: on the main thread. */
+  PUSH_ENCRYPT_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** The collector's write-ahead spool folder (accepted events survive a crash); `off`: memory only. */
   COLLECT_SPOOL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -54,6 +59,9 @@ export interface Config {
   deliveryLeaseSeconds: number;
   /** Folder of the collector's spool; undefined when `COLLECT_SPOOL=off`. */
   collectSpool?: string;
+  engineBatchSize: number;
+  engineConcurrency: number;
+  pushEncryptThreads?: number;
   logLevel: string;
   /** The built dashboard (apps/web/dist); served when present. */
   webDist: string;
@@ -112,6 +120,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidSubject: e.VAPID_SUBJECT ?? `mailto:${mailAddress(e.MAIL_FROM)}`,
     authRateLimit: e.AUTH_RATE_LIMIT,
     deliveryLeaseSeconds: e.DELIVERY_LEASE_SECONDS,
+    engineBatchSize: e.ENGINE_BATCH_SIZE,
+    engineConcurrency: e.ENGINE_CONCURRENCY,
+    pushEncryptThreads: e.PUSH_ENCRYPT_THREADS,
     collectSpool: e.COLLECT_SPOOL === 'off' ? undefined : path.resolve(e.COLLECT_SPOOL ?? path.join(dataDir, 'spool')),
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
