@@ -32,7 +32,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => se
 server.on('exit', (code) => process.exit(code ?? 0));
 
 let token = '';
-const api = async (method: string, url: string, body?: unknown) => {
+const api = async <T = unknown>(method: string, url: string, body?: unknown) => {
   const res = await fetch(`${base}/api${url}`, {
     method,
     headers: {
@@ -42,7 +42,7 @@ const api = async (method: string, url: string, body?: unknown) => {
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json().catch(() => ({}))) as { message?: string; data?: any } };
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as { message?: string; data: T } };
 };
 
 const waitForHealth = async () => {
@@ -63,36 +63,36 @@ const solveCaptcha = async () => {
 
 try {
   await waitForHealth();
-  const company = await api('POST', '/company/create', { company: { name: demo.company } });
-  const companyUuid = company.body.data.company.uuid as string;
+  const company = await api<{ company: { uuid: string } }>('POST', '/company/create', {
+    company: { name: demo.company },
+  });
+  const companyUuid = company.body.data.company.uuid;
   const signup = await api('POST', '/users/signup', {
     user: { company_uuid: companyUuid, ...demo, password_confirmation: demo.password },
   });
   if (signup.status === 200) {
-    const outbox = await api('GET', '/dev/outbox');
-    const link = outbox.body.data.find((m: { to: string }) => m.to === demo.email)?.links[0];
+    const outbox = await api<{ to: string; links: string[] }[]>('GET', '/dev/outbox');
+    const link = outbox.body.data.find((m) => m.to === demo.email)?.links[0];
+    if (!link) throw new Error('o e-mail de validação do usuário de demonstração não chegou');
     await api('PUT', '/users/validate', { user: { cid: new URL(link).searchParams.get('cid') } });
   } else {
     await api('DELETE', `/company/notfinished/${companyUuid}`);
   }
 
-  const signin = await api('POST', '/users/signin', {
+  const signin = await api<{ token: string; company_uuid: string }>('POST', '/users/signin', {
     user: { username: demo.username, password: demo.password },
     captcha: await solveCaptcha(),
   });
   if (signin.status !== 200) throw new Error(signin.body.message ?? 'login do usuário de demonstração falhou');
   token = signin.body.data.token;
-  const config = (await api('GET', '/config')).body.data;
+  const config = (await api<{ publicUrl: string }>('GET', '/config')).body.data;
 
   const site = await startTestSite({ publicUrl: config.publicUrl, port: sitePort });
-  const domains = (await api('GET', `/domain/list/${signin.body.data.company_uuid}`)).body.data as {
-    uuid: string;
-    domain_root: string;
-    gero_id: string;
-  }[];
+  type DemoDomain = { uuid: string; domain_root: string; gero_id: string };
+  const domains = (await api<DemoDomain[]>('GET', `/domain/list/${signin.body.data.company_uuid}`)).body.data;
   let domain = domains.find((d) => d.domain_root === site.url);
   if (!domain) {
-    const created = await api('POST', '/domain/create', {
+    const created = await api<DemoDomain>('POST', '/domain/create', {
       domain: { company_uuid: signin.body.data.company_uuid, name: 'Loja Corre Bem (demonstração)', domain: site.url },
     });
     domain = created.body.data;
