@@ -107,6 +107,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('engine', engine);
   const ingestor = createIngestor(ctx, {
     onStored: (events) => engine.onEventsStored(events),
+    maxQueued: config.collectMemoryEvents,
+    maxDeferredBytes: config.collectSpoolMaxBytes,
     // Only where the collector runs; a process of this role on the same machine replays what a dead one left.
     spool:
       config.collectSpool && config.role !== 'worker'

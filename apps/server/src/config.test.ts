@@ -22,6 +22,8 @@ describe('config', () => {
     expect(loadConfig(base).collectSpool).toBe('/tmp/impeto-config-test/spool');
     expect(loadConfig({ ...base, COLLECT_SPOOL: '/var/spool/impeto' }).collectSpool).toBe('/var/spool/impeto');
     expect(loadConfig({ ...base, COLLECT_SPOOL: 'off' }).collectSpool).toBeUndefined();
+    expect(loadConfig(base)).toMatchObject({ collectMemoryEvents: 50_000, collectSpoolMaxBytes: 1024 * 1024 * 1024 });
+    expect(loadConfig({ ...base, COLLECT_SPOOL_MAX_MB: '10' }).collectSpoolMaxBytes).toBe(10 * 1024 * 1024);
   });
 
   it("takes the engine's batch, concurrency and encryption threads from the environment, and refuses nonsense", () => {

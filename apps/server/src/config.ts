@@ -33,6 +33,10 @@ const envSchema = z.object({
   PUSH_ENCRYPT_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** The collector's write-ahead spool folder (accepted events survive a crash); `off`: memory only. */
   COLLECT_SPOOL: z.string().optional(),
+  /** Accepted events held in memory for the database; past it they wait in the spool only (or 503 without one). */
+  COLLECT_MEMORY_EVENTS: z.coerce.number().int().min(1).default(50_000),
+  /** Megabytes of accepted requests the spool keeps on disk only, when memory is full; past it the answer is 503. */
+  COLLECT_SPOOL_MAX_MB: z.coerce.number().int().min(1).default(1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   TRACKER_DIST: z.string().optional(),
@@ -59,6 +63,8 @@ export interface Config {
   deliveryLeaseSeconds: number;
   /** Folder of the collector's spool; undefined when `COLLECT_SPOOL=off`. */
   collectSpool?: string;
+  collectMemoryEvents: number;
+  collectSpoolMaxBytes: number;
   engineBatchSize: number;
   engineConcurrency: number;
   pushEncryptThreads?: number;
@@ -123,6 +129,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engineBatchSize: e.ENGINE_BATCH_SIZE,
     engineConcurrency: e.ENGINE_CONCURRENCY,
     pushEncryptThreads: e.PUSH_ENCRYPT_THREADS,
+    collectMemoryEvents: e.COLLECT_MEMORY_EVENTS,
+    collectSpoolMaxBytes: e.COLLECT_SPOOL_MAX_MB * 1024 * 1024,
     collectSpool: e.COLLECT_SPOOL === 'off' ? undefined : path.resolve(e.COLLECT_SPOOL ?? path.join(dataDir, 'spool')),
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),

@@ -29,8 +29,10 @@ const eventsOf = ({ events, ...sender }: IncomingRequest): IncomingEvent[] =>
   events.map((event) => ({ ...sender, event }));
 
 const FLUSH_EVENTS = 5000;
-/** Above this many waiting events the collector answers 503 instead of growing memory without bound. */
+/** Events held in memory waiting for the database; past it requests go to the spool only (or 503 without one). */
 export const MAX_QUEUED_EVENTS = 50_000;
+/** Spool bytes kept on disk only (memory full); past it the collector answers 503. */
+export const MAX_DEFERRED_BYTES = 1024 * 1024 * 1024;
 const FLUSH_MS = 50;
 const ROWS_PER_STATEMENT = 1000;
 const EVENTS_PER_STATEMENT = 5000;
@@ -122,9 +124,15 @@ export function createIngestor(
     onStored?: (events: StoredEvent[]) => Promise<void>;
     /** Where accepted requests are written before the 202 (crash safety); none: memory only. */
     spool?: Spool;
+    /** Events held in memory (default MAX_QUEUED_EVENTS). */
+    maxQueued?: number;
+    /** Bytes of requests kept on disk only when memory is full (default MAX_DEFERRED_BYTES; needs a spool). */
+    maxDeferredBytes?: number;
   } = {},
 ) {
   const spool = options.spool;
+  const maxQueued = options.maxQueued ?? MAX_QUEUED_EVENTS;
+  const maxDeferredBytes = options.maxDeferredBytes ?? MAX_DEFERRED_BYTES;
   const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone ?? 'America/Sao_Paulo' });
   /** The day of `at` in the company's time zone, as YYYY-MM-DD (rollups are per local day). */
   const dayOf = (at: Date) => dayFormat.format(at);
@@ -135,6 +143,14 @@ export function createIngestor(
   let timer: NodeJS.Timeout | undefined;
   const inFlight = new Set<Promise<unknown>>();
   const waiting: { events: IncomingEvent[]; segment?: SpoolSegment }[] = [];
+  /**
+   * Memory full: requests are appended to the spool's overflow segment only; each sealed overflow segment is one
+   * batch, read back from disk when a writer is free and nothing in memory waits.
+   */
+  const deferred: { segment: SpoolSegment; bytes: number }[] = [];
+  let overflowBytes = 0;
+  let overflowEvents = 0;
+  let deferredBytes = 0;
   let stored = 0;
   /** Segments whose batch is stored and whose file is gone: their marks are deleted with the next batch. */
   let forget: string[] = [];
@@ -147,8 +163,28 @@ export function createIngestor(
     }, FLUSH_MS);
   };
 
+  /** Moves the overflow segment, when it has lines, to the batches waiting on disk. */
+  const sealOverflow = () => {
+    const segment = spool?.sealDeferred();
+    if (segment) deferred.push({ segment, bytes: overflowBytes });
+    overflowBytes = 0;
+    overflowEvents = 0;
+  };
+
+  /** Reads the oldest batch kept on disk into memory (its segment stays its identity). */
+  const loadDeferred = () => {
+    const { segment, bytes } = deferred.shift()!;
+    deferredBytes -= bytes;
+    const { lines, broken } = spool!.read(segment);
+    if (broken) ctx.log.warn({ file: segment.file, broken }, 'coletor: linhas ilegíveis no spool ignoradas');
+    const events = (lines as IncomingRequest[]).flatMap((r) => eventsOf({ ...r, receivedAt: new Date(r.receivedAt) }));
+    queued += events.length;
+    waiting.push({ events, segment });
+  };
+
   const pump = () => {
-    while (inFlight.size < maxInFlight && waiting.length) {
+    while (inFlight.size < maxInFlight && (waiting.length || deferred.length)) {
+      if (!waiting.length) loadDeferred();
       const batch = waiting.shift()!;
       const job = writeWithRetry(batch.events, batch.segment).finally(() => {
         queued -= batch.events.length;
@@ -167,8 +203,9 @@ export function createIngestor(
     if (queue.length) {
       waiting.push({ events: queue, segment: spool?.seal() });
       queue = [];
-      pump();
     }
+    if (overflowEvents) sealOverflow();
+    pump();
   };
 
   /**
@@ -577,7 +614,25 @@ export function createIngestor(
      */
     push(request: IncomingRequest) {
       const n = request.events.length;
-      if (queued + n > MAX_QUEUED_EVENTS) return false;
+      if (queued + n > maxQueued) {
+        // Memory is full: keep the request on disk only, up to the spool's limit.
+        if (!spool) return false;
+        const line = JSON.stringify(request);
+        const bytes = Buffer.byteLength(line) + 1;
+        if (deferredBytes + bytes > maxDeferredBytes) return false;
+        try {
+          spool.defer(line);
+        } catch (err) {
+          ctx.log.error({ err }, 'coletor: falha ao gravar no spool');
+          return false;
+        }
+        deferredBytes += bytes;
+        overflowBytes += bytes;
+        overflowEvents += n;
+        if (overflowEvents >= FLUSH_EVENTS) sealOverflow();
+        schedule();
+        return true;
+      }
       if (spool) {
         try {
           spool.append(JSON.stringify(request));
@@ -604,7 +659,10 @@ export function createIngestor(
     async drain() {
       await recovering;
       flush();
-      while (inFlight.size || waiting.length) await Promise.all([...inFlight]);
+      while (inFlight.size || waiting.length || deferred.length) {
+        pump();
+        await Promise.all([...inFlight]);
+      }
     },
     /** Drains, then closes the spool (its folder goes when empty). */
     async close() {

@@ -238,6 +238,35 @@ it('a batch stored but not yet matched when the process died is matched on repla
   expect(await pageViews('spool-match')).toEqual([`${SITE}/oferta/1`]);
 });
 
+it('when memory is full, requests wait on disk and are all stored later; past the disk limit the answer is no', async () => {
+  const writer = createSpool(spoolRoot, t.app.ctx.config.dataDir);
+  const line = Buffer.byteLength(JSON.stringify(request('overflow-0', [`${SITE}/o/00`]))) + 1;
+  const small = createIngestor(t.app.ctx, { spool: writer, maxQueued: 5, maxDeferredBytes: 30 * line });
+  const before = await countEvents();
+  const answers: boolean[] = [];
+  // All in one go, so the database cannot catch up in between: 5 fit in memory, 30 on disk, the rest refused.
+  for (let i = 0; i < 50; i++)
+    answers.push(small.push(request(`overflow-${i % 7}`, [`${SITE}/o/${String(i).padStart(2, '0')}`])));
+  expect(answers.filter(Boolean)).toHaveLength(35);
+  expect(answers.slice(35).some(Boolean)).toBe(false);
+  expect(readdirSync(writer.dir).filter((f) => f.endsWith('.seg'))).toHaveLength(2);
+
+  await small.drain();
+  expect(await countEvents()).toBe(before + 35);
+  const urls = await queryRows<{ url: string }>(
+    t.app.ctx.db,
+    sql`SELECT url FROM events WHERE url LIKE ${`${SITE}/o/%`} ORDER BY url`,
+  );
+  expect(urls.map((u) => u.url)).toEqual(
+    Array.from({ length: 35 }, (_, i) => `${SITE}/o/${String(i).padStart(2, '0')}`),
+  );
+  // Room again once stored: the disk allowance is given back.
+  expect(small.push(request('overflow-late', [`${SITE}/o/late`]))).toBe(true);
+  await small.close();
+  expect(await countEvents()).toBe(before + 36);
+  expect(existsSync(writer.dir)).toBe(false);
+});
+
 it('refuses to start on a folder it cannot create, saying how to turn the spool off', () => {
   const file = path.join(spoolRoot, 'um-arquivo');
   writeFileSync(file, '');
@@ -267,6 +296,8 @@ describe.skipIf(inject('dbKind') !== 'postgres')('a collector killed before its 
           DATABASE_URL: databaseUrl,
           SECRET_KEY: t.app.ctx.config.secretKey,
           COLLECT_SPOOL: spool,
+          // Most of the load waits on disk only (memory full), as under a traffic peak.
+          COLLECT_MEMORY_EVENTS: '40',
           DATA_DIR: spool,
           LOG_LEVEL: 'warn',
         },

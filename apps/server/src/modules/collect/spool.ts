@@ -54,27 +54,46 @@ export function createSpool(root: string, database: string) {
     );
   }
   ownFolders.add(dir);
-  let current: (SpoolSegment & { fd: number }) | undefined;
+  type Open = SpoolSegment & { fd: number };
+  /** The segment of the batch held in memory, and the one of requests kept on disk only (memory full). */
+  let current: Open | undefined;
+  let overflow: Open | undefined;
   const claimed: string[] = [];
+
+  const open = (): Open => {
+    const id = randomUUID();
+    const file = path.join(dir, `${id}.seg`);
+    return { id, file, fd: openSync(file, 'a') };
+  };
+  const close = (segment: Open | undefined): SpoolSegment | undefined => {
+    if (!segment) return undefined;
+    closeSync(segment.fd);
+    return { id: segment.id, file: segment.file };
+  };
 
   return {
     dir,
     /** Appends one line to the open segment (opened on demand). Throws when the disk refuses it. */
     append(line: string) {
-      if (!current) {
-        const id = randomUUID();
-        const file = path.join(dir, `${id}.seg`);
-        current = { id, file, fd: openSync(file, 'a') };
-      }
+      current ??= open();
       writeSync(current.fd, `${line}\n`);
     },
     /** Closes the open segment and returns it: everything appended since the last seal is one batch. */
     seal(): SpoolSegment | undefined {
-      if (!current) return undefined;
-      const { id, file, fd } = current;
+      const sealed = close(current);
       current = undefined;
-      closeSync(fd);
-      return { id, file };
+      return sealed;
+    },
+    /** Appends one line to the overflow segment: a request the process keeps on disk only until it has room. */
+    defer(line: string) {
+      overflow ??= open();
+      writeSync(overflow.fd, `${line}\n`);
+    },
+    /** Closes the overflow segment: its lines become one batch, read back from disk later. */
+    sealDeferred(): SpoolSegment | undefined {
+      const sealed = close(overflow);
+      overflow = undefined;
+      return sealed;
     },
     /** The batch is in the database: its segment goes. */
     async done(segment: SpoolSegment) {
@@ -122,7 +141,8 @@ export function createSpool(root: string, database: string) {
     },
     /** After a drain: removes this process's folder and the claimed ones when nothing is left in them. */
     close() {
-      const segment = this.seal();
+      this.seal();
+      this.sealDeferred();
       for (const folder of [dir, ...claimed]) {
         ownFolders.delete(folder);
         try {
@@ -131,7 +151,6 @@ export function createSpool(root: string, database: string) {
           // Not empty: a batch the database refused stays for the next start.
         }
       }
-      return segment;
     },
   };
 }
