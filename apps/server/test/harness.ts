@@ -186,3 +186,44 @@ export async function createDomain(
   if (res.status !== 200) throw new Error(`domain/create falhou: ${JSON.stringify(res.body)}`);
   return res.body.data as { uuid: string; gero_id: string; [key: string]: unknown };
 }
+
+/** Momentum blocks the tests share: everyone, a page-view trigger, an on-site top bar. */
+export const blocks = {
+  everyone: { type: 'filter', values: [{ filter: 'all' }] },
+  pageviewContaining: (path: string) => ({
+    type: 'trigger',
+    regex: false,
+    values: [{ filter: 'pageview', comparation: 'contain', value: [path], dischargeIn: [] }],
+  }),
+  topbar: (extra: Record<string, unknown> = {}) => ({
+    type: 'dispatcher',
+    values: [
+      {
+        filter: 'SUPERARE_WEBVIEW',
+        webview_type: 'topbar',
+        webview_mode: 'devices_all',
+        webview_props: { topbarContent: 'Frete grátis hoje!', topbarBtnText: 'Ver ofertas' },
+        ...extra,
+      },
+    ],
+  }),
+};
+
+/** An Active momentum created through `POST /api/momentum/create` by `owner`; throws if refused. */
+export async function createMomentum(
+  app: FastifyInstance,
+  owner: Awaited<ReturnType<typeof signUpAndSignIn>>,
+  domainUuid: string,
+  title: string,
+  momentums: object[],
+) {
+  const res = await call(
+    app,
+    'POST',
+    '/api/momentum/create',
+    { domain_uuid: domainUuid, type: 'momentum', momentum_title: title, status: 'Active', momentums },
+    owner.token,
+  );
+  if (res.status !== 200) throw new Error(`momentum/create falhou: ${JSON.stringify(res.body)}`);
+  return res.body.data as { uuid: string };
+}

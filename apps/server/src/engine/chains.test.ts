@@ -1,6 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
+import {
+  blocks,
+  createDomain,
+  createMomentum,
+  createTestApp,
+  signUpAndSignIn,
+  type TestApp,
+} from '../../test/harness.ts';
 import { type Db, queryRows } from '../db/client.ts';
 import { insertDeliveries, type NewDelivery } from './deliveries.queries.ts';
 
@@ -25,40 +32,11 @@ describe.skipIf(inject('dbKind') !== 'postgres')('repeat chains matched at the s
   it('the second waits for the first to commit and then starts no chain of its own', async () => {
     const owner = await signUpAndSignIn(t.app);
     const domain = await createDomain(t.app, owner, 'Corrida', SITE);
-    const created = await call(
-      t.app,
-      'POST',
-      '/api/momentum/create',
-      {
-        domain_uuid: domain.uuid,
-        type: 'momentum',
-        momentum_title: 'Promoção repetida',
-        status: 'Active',
-        momentums: [
-          { type: 'filter', values: [{ filter: 'all' }] },
-          {
-            type: 'trigger',
-            regex: false,
-            values: [{ filter: 'pageview', comparation: 'contain', value: ['/promo'], dischargeIn: [] }],
-          },
-          {
-            type: 'dispatcher',
-            values: [
-              {
-                filter: 'SUPERARE_WEBVIEW',
-                webview_type: 'topbar',
-                webview_mode: 'devices_all',
-                webview_props: { topbarContent: 'Só hoje', topbarBtnText: 'Ver' },
-                intervalRecurrency: [3600],
-              },
-            ],
-          },
-        ],
-      },
-      owner.token,
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const momentumUuid = created.body.data.uuid as string;
+    const { uuid: momentumUuid } = await createMomentum(t.app, owner, domain.uuid, 'Promoção repetida', [
+      blocks.everyone,
+      blocks.pageviewContaining('/promo'),
+      blocks.topbar({ intervalRecurrency: [3600] }),
+    ]);
     const res = await t.app.inject({
       method: 'POST',
       url: '/collect',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
+import { blocks, call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
 import { type PushService, startPushService } from '../../test/push-service.ts';
 import { queryRows } from '../db/client.ts';
 
@@ -570,21 +570,7 @@ describe('on-site messages', () => {
   it('are handed to the tag once, by poll or on the next collect, and report viewed and clicked', async () => {
     const target = await domainAt('Onsite', 'https://onsite-motor.com.br');
     const m = await createMomentum(
-      [
-        everyone,
-        trigger({ filter: 'pageview', comparation: 'contain', value: ['/boas-vindas'] }),
-        {
-          type: 'dispatcher',
-          values: [
-            {
-              filter: 'SUPERARE_WEBVIEW',
-              webview_type: 'topbar',
-              webview_mode: 'devices_all',
-              webview_props: { topbarContent: 'Frete grátis hoje!', topbarBtnText: 'Ver ofertas' },
-            },
-          ],
-        },
-      ],
+      [everyone, trigger({ filter: 'pageview', comparation: 'contain', value: ['/boas-vindas'] }), blocks.topbar()],
       {},
       target,
     );

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
+import {
+  blocks,
+  createDomain,
+  createMomentum,
+  createTestApp,
+  signUpAndSignIn,
+  type TestApp,
+} from '../../test/harness.ts';
 import { type PushService, startPushService } from '../../test/push-service.ts';
 import { queryRows } from '../db/client.ts';
 
@@ -23,36 +30,23 @@ afterAll(async () => {
 it('a batch still being sent keeps its lease: the sweeper leaves it alone and the push goes once', async () => {
   const owner = await signUpAndSignIn(t.app);
   const domain = await createDomain(t.app, owner, 'Lease', SITE);
-  const created = await call(
-    t.app,
-    'POST',
-    '/api/momentum/create',
+  const momentum = await createMomentum(t.app, owner, domain.uuid, 'Lento', [
+    blocks.everyone,
+    blocks.pageviewContaining('/lento'),
     {
-      domain_uuid: domain.uuid,
-      type: 'momentum',
-      momentum_title: 'Lento',
-      status: 'Active',
-      momentums: [
-        { type: 'filter', values: [{ filter: 'all' }] },
-        { type: 'trigger', values: [{ filter: 'pageview', comparation: 'contain', value: ['/lento'] }] },
+      type: 'dispatcher',
+      values: [
         {
-          type: 'dispatcher',
-          values: [
-            {
-              filter: 'CELL_NOTIFICATION',
-              name: 'Lento',
-              title: 'Olá',
-              message: 'Mensagem',
-              icon_uri: `${SITE}/i.png`,
-              redirect_uri: `${SITE}/`,
-            },
-          ],
+          filter: 'CELL_NOTIFICATION',
+          name: 'Lento',
+          title: 'Olá',
+          message: 'Mensagem',
+          icon_uri: `${SITE}/i.png`,
+          redirect_uri: `${SITE}/`,
         },
       ],
     },
-    owner.token,
-  );
-  expect(created.status).toBe(200);
+  ]);
   const vid = `v-${randomUUID()}`;
   const sub = push.newSubscription();
   const collect = (e: object[]) =>
@@ -76,7 +70,7 @@ it('a batch still being sent keeps its lease: the sweeper leaves it alone and th
   expect(push.received.filter((r) => r.endpoint === sub.subscription.endpoint)).toHaveLength(1);
   const [row] = await queryRows<{ status: string }>(
     t.app.ctx.db,
-    sql`SELECT status FROM deliveries WHERE momentum_uuid = ${created.body.data.uuid}::uuid`,
+    sql`SELECT status FROM deliveries WHERE momentum_uuid = ${momentum.uuid}::uuid`,
   );
   expect(row!.status).toBe('sent');
 });

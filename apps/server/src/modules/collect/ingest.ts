@@ -378,7 +378,9 @@ export function createIngestor(
         first_seen: p.first.toISOString(),
         last_seen: p.last.toISOString(),
       }));
-      // Attributes merge key by key; createdAt and origin keep their first value; visited.url accumulates.
+      // Attributes merge key by key, the most recent request's values winning (a batch can reach the database after a
+      // newer one: overflow, replay after a crash); createdAt and origin are the earliest request's; visited.url
+      // accumulates.
       const result = await queryRows<{ uuid: string; domain_uuid: string; visitor_id: string }>(
         db,
         sql`
@@ -388,7 +390,12 @@ export function createIngestor(
           uuid uuid, domain_uuid uuid, visitor_id text, attributes jsonb, email text, phone text, name text,
           first_seen timestamptz, last_seen timestamptz)
         ON CONFLICT (domain_uuid, visitor_id) DO UPDATE SET
-          attributes = p.attributes || (excluded.attributes - 'createdAt' - 'origin' - 'visited.url')
+          attributes = CASE WHEN excluded.last_seen >= p.last_seen
+              THEN p.attributes || (excluded.attributes - 'createdAt' - 'origin' - 'visited.url')
+              ELSE (excluded.attributes - 'createdAt' - 'origin' - 'visited.url') || p.attributes END
+            || CASE WHEN excluded.first_seen < p.first_seen THEN jsonb_strip_nulls(jsonb_build_object(
+              'createdAt', excluded.attributes -> 'createdAt', 'origin', excluded.attributes -> 'origin'))
+              ELSE '{}'::jsonb END
             || CASE WHEN excluded.attributes ? 'visited.url' THEN jsonb_build_object('visited.url', (
               SELECT coalesce(jsonb_agg(v), '[]'::jsonb) FROM (
                 SELECT DISTINCT v FROM jsonb_array_elements(
@@ -396,9 +403,13 @@ export function createIngestor(
                 ) AS v LIMIT ${MAX_VISITED}
               ) AS visited
             )) ELSE '{}'::jsonb END,
-          email = coalesce(excluded.email, p.email),
-          phone = coalesce(excluded.phone, p.phone),
-          name = coalesce(excluded.name, p.name),
+          email = CASE WHEN excluded.last_seen >= p.last_seen THEN coalesce(excluded.email, p.email)
+            ELSE coalesce(p.email, excluded.email) END,
+          phone = CASE WHEN excluded.last_seen >= p.last_seen THEN coalesce(excluded.phone, p.phone)
+            ELSE coalesce(p.phone, excluded.phone) END,
+          name = CASE WHEN excluded.last_seen >= p.last_seen THEN coalesce(excluded.name, p.name)
+            ELSE coalesce(p.name, excluded.name) END,
+          first_seen = least(p.first_seen, excluded.first_seen),
           last_seen = greatest(p.last_seen, excluded.last_seen)
         RETURNING uuid, domain_uuid, visitor_id`,
       );

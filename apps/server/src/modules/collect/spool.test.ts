@@ -15,7 +15,14 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
+import {
+  blocks,
+  createDomain,
+  createMomentum,
+  createTestApp,
+  signUpAndSignIn,
+  type TestApp,
+} from '../../../test/harness.ts';
 import { queryRows } from '../../db/client.ts';
 import { createIngestor, type IncomingRequest } from './ingest.ts';
 import { createSpool } from './spool.ts';
@@ -164,39 +171,11 @@ describe('the collector spool', () => {
 });
 
 it('a batch stored but not yet matched when the process died is matched on replay, and only once', async () => {
-  const created = await call(
-    t.app,
-    'POST',
-    '/api/momentum/create',
-    {
-      domain_uuid: domain.uuid,
-      type: 'momentum',
-      momentum_title: 'Oferta no site',
-      status: 'Active',
-      momentums: [
-        { type: 'filter', values: [{ filter: 'all' }] },
-        {
-          type: 'trigger',
-          regex: false,
-          values: [{ filter: 'pageview', comparation: 'contain', value: ['/oferta'], dischargeIn: [] }],
-        },
-        {
-          type: 'dispatcher',
-          values: [
-            {
-              filter: 'SUPERARE_WEBVIEW',
-              webview_type: 'topbar',
-              webview_mode: 'devices_all',
-              webview_props: { topbarContent: 'Frete grátis hoje!', topbarBtnText: 'Ver ofertas' },
-            },
-          ],
-        },
-      ],
-    },
-    owner.token,
-  );
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const momentumUuid = created.body.data.uuid as string;
+  const { uuid: momentumUuid } = await createMomentum(t.app, owner, domain.uuid, 'Oferta no site', [
+    blocks.everyone,
+    blocks.pageviewContaining('/oferta'),
+    blocks.topbar(),
+  ]);
   const deliveries = async () =>
     (
       await queryRows<{ n: number }>(
@@ -265,6 +244,52 @@ it('when memory is full, requests wait on disk and are all stored later; past th
   await small.close();
   expect(await countEvents()).toBe(before + 36);
   expect(existsSync(writer.dir)).toBe(false);
+});
+
+it('a request stored after a newer one keeps the earliest first-visit facts and the most recent attributes', async () => {
+  // Overflow and replay can store a visitor's older request after a newer one.
+  const ingestor = createIngestor(t.app.ctx);
+  const at = (iso: string) => new Date(iso);
+  const newer: IncomingRequest = {
+    ...request('ordem', []),
+    device: { browser: 'Chrome', version: '127', os: 'Windows', device: 'desktop', mobile: false },
+    receivedAt: at('2026-11-20T16:00:00Z'),
+    events: [{ t: 'pv', u: `${SITE}/depois`, ts: Date.parse('2026-11-20T16:00:00Z') }],
+  };
+  const older: IncomingRequest = {
+    ...request('ordem', []),
+    device: { browser: 'Chrome', version: '125', os: 'Windows', device: 'desktop', mobile: false },
+    receivedAt: at('2026-11-20T09:00:00Z'),
+    events: [
+      { t: 'pv', u: `${SITE}/antes`, r: 'https://www.google.com/', ts: Date.parse('2026-11-20T09:00:00Z') },
+      { t: 'id', p: { name: 'Maria', plano: 'ouro' }, ts: Date.parse('2026-11-20T09:00:01Z') },
+    ],
+  };
+  ingestor.push(newer);
+  await ingestor.drain();
+  ingestor.push(older);
+  await ingestor.drain();
+
+  const [person] = await queryRows<{
+    attributes: Record<string, unknown>;
+    name: string | null;
+    first_seen: Date;
+    last_seen: Date;
+  }>(
+    t.app.ctx.db,
+    sql`SELECT attributes, name, first_seen, last_seen FROM persons
+        WHERE domain_uuid = ${domain.uuid}::uuid AND visitor_id = 'ordem'`,
+  );
+  expect(person!.attributes).toMatchObject({
+    createdAt: '2026-11-20T09:00:00.000Z',
+    origin: 'www.google.com',
+    'navigator.version': '127',
+    'identify.plano': 'ouro',
+  });
+  expect([...(person!.attributes['visited.url'] as string[])].sort()).toEqual([`${SITE}/antes`, `${SITE}/depois`]);
+  expect(person!.name).toBe('Maria');
+  expect(new Date(person!.first_seen).toISOString()).toBe('2026-11-20T09:00:00.000Z');
+  expect(new Date(person!.last_seen).toISOString()).toBe('2026-11-20T16:00:00.000Z');
 });
 
 it('refuses to start on a folder it cannot create, saying how to turn the spool off', () => {
