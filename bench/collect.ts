@@ -134,7 +134,7 @@ function startChild(
   env: Record<string, string>,
 ): Promise<{ handle: ChildHandle; ready: ChildMessage | null }> {
   const child = fork(path.join(here, script), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(process.env.PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE_DIR}`] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -186,7 +186,7 @@ async function benchTarget(target: Target): Promise<Row[]> {
   const rows: Row[] = [];
   let storedBefore = 0;
   try {
-    for (const scenario of ['single', 'batch'] as Scenario[]) {
+    for (const scenario of (process.env.SCENARIOS ?? 'single,batch').split(',') as Scenario[]) {
       const requests = buildRequests(geroId, port, scenario);
       const eventsPerRequest = scenario === 'single' ? 1 : BATCH;
       const base = { port, connections: CONNECTIONS, requests, eventsPerRequest };

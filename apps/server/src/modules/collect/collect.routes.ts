@@ -183,6 +183,7 @@ export function collectRoutes(
             reply.header('retry-after', '2');
             throw new AppError('COLLECTOR_BUSY', 503, collectMessages.busy);
           }
+          await ingestor.durable();
         }
         // On-site messages ride on the answer when this process knows some may wait (the tag also polls);
         // never on a sendBeacon (no-cors), whose answer the page cannot read.

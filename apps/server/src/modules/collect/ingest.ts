@@ -135,7 +135,17 @@ export function createIngestor(
   const maxDeferredBytes = options.maxDeferredBytes ?? MAX_DEFERRED_BYTES;
   const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone ?? 'America/Sao_Paulo' });
   /** The day of `at` in the company's time zone, as YYYY-MM-DD (rollups are per local day). */
-  const dayOf = (at: Date) => dayFormat.format(at);
+  // Formatting is costly and a batch spans milliseconds: remember the last minute's day (zone offsets are whole minutes).
+  let lastMinute = Number.NaN;
+  let lastDay = '';
+  const dayOf = (at: Date) => {
+    const minute = Math.floor(at.getTime() / 60_000);
+    if (minute !== lastMinute) {
+      lastMinute = minute;
+      lastDay = dayFormat.format(at);
+    }
+    return lastDay;
+  };
   // PostgreSQL takes a few batches at once (each in its own transaction); PGlite is one connection.
   const maxInFlight = ctx.database.kind === 'postgres' ? 3 : 1;
   let queue: IncomingEvent[] = [];
@@ -553,17 +563,22 @@ export function createIngestor(
 
   /** Daily counters the analytics widgets read instead of scanning events (DESIGN.md §6). */
   const recordRollups = async (db: Db, batch: IncomingEvent[], personUuid: Map<string, string>) => {
-    const counters = new Map<string, number>();
-    const visitors = new Set<string>();
-    const bump = (domainUuid: string, day: string, dimension: string, value = '') => {
-      const key = JSON.stringify([domainUuid, day, dimension, value]);
-      counters.set(key, (counters.get(key) ?? 0) + 1);
+    // Keys: uuid|day|dimension|value — only the last part is free text, so the key is unambiguous.
+    const counters = new Map<string, { d: string; day: string; dim: string; value: string; count: number }>();
+    const visitors = new Map<string, { d: string; day: string; p: string }>();
+    const bump = (d: string, day: string, dim: string, value = '') => {
+      const key = `${d}|${day}|${dim}|${value}`;
+      const counter = counters.get(key);
+      if (counter) counter.count++;
+      else counters.set(key, { d, day, dim, value, count: 1 });
     };
     for (const item of batch) {
       const day = dayOf(item.receivedAt);
       const e = item.event;
       const device = item.device.mobile ? 'mobile' : 'desktop';
-      visitors.add(JSON.stringify([item.domainUuid, day, personUuid.get(`${item.domainUuid}|${item.visitorId}`)]));
+      const p = personUuid.get(`${item.domainUuid}|${item.visitorId}`)!;
+      const seenKey = `${item.domainUuid}|${day}|${p}`;
+      if (!visitors.has(seenKey)) visitors.set(seenKey, { d: item.domainUuid, day, p });
       if (e.t === 'pv') {
         bump(item.domainUuid, day, 'pageviews');
         bump(item.domainUuid, day, `page:${device}`, e.u.slice(0, 500));
@@ -573,12 +588,9 @@ export function createIngestor(
       else if (e.t === 'optout') bump(item.domainUuid, day, 'optouts');
     }
     // One JSON parameter per statement (jsonb_to_recordset), sorted so concurrent batches lock rows in order.
-    const stats = [...counters]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([key, count]) => {
-        const [d, day, dim, value] = JSON.parse(key) as string[];
-        return { d, day, dim, value, count };
-      });
+    const byKey = <T>(entries: Map<string, T>) =>
+      [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+    const stats = byKey(counters);
     for (const rows of chunk(stats, ROWS_PER_STATEMENT * 5)) {
       await db.execute(sql`
         INSERT INTO daily_stats AS s (domain_uuid, day, dimension, value, count)
@@ -586,10 +598,7 @@ export function createIngestor(
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(d uuid, day date, dim text, value text, count bigint)
         ON CONFLICT (domain_uuid, day, dimension, value) DO UPDATE SET count = s.count + excluded.count`);
     }
-    const seen = [...visitors].sort().map((key) => {
-      const [d, day, p] = JSON.parse(key) as string[];
-      return { d, day, p };
-    });
+    const seen = byKey(visitors);
     for (const rows of chunk(seen, ROWS_PER_STATEMENT * 5)) {
       await db.execute(sql`
         INSERT INTO daily_visitors (domain_uuid, day, person_uuid)
@@ -657,6 +666,18 @@ export function createIngestor(
       if (queue.length >= FLUSH_EVENTS) flush();
       else schedule();
       return true;
+    },
+    /**
+     * Resolves once the requests pushed so far are in the spool's files (written together, once per turn of the
+     * event loop): the collector answers 202 after it. A disk that refuses the write is logged; the events stay
+     * accepted in memory (answering 503 for events that will be stored would make senders send them twice).
+     */
+    async durable() {
+      try {
+        await spool?.committed();
+      } catch (err) {
+        ctx.log.error({ err }, 'coletor: falha ao gravar no spool; os eventos aceitos seguem só em memória');
+      }
     },
     /** Starts replaying what dead processes left in the spool; `drain` waits for it. */
     recover() {

@@ -189,6 +189,7 @@ it('a batch stored but not yet matched when the process died is matched on repla
   const writer = createSpool(spoolRoot, t.app.ctx.config.dataDir);
   const victim = createIngestor(t.app.ctx, { spool: writer });
   expect(victim.push({ ...request('spool-match', [`${SITE}/oferta/1`]), receivedAt: t.clock.now() })).toBe(true);
+  await victim.durable();
   const [segment] = readdirSync(writer.dir);
   const dead = () => {
     const folder = path.join(path.dirname(writer.dir), `${deadPid()}-${randomUUID()}`);

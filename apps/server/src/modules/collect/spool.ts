@@ -54,7 +54,7 @@ export function createSpool(root: string, database: string) {
     );
   }
   ownFolders.add(dir);
-  type Open = SpoolSegment & { fd: number };
+  type Open = SpoolSegment & { fd: number; pending: string[] };
   /** The segment of the batch held in memory, and the one of requests kept on disk only (memory full). */
   let current: Open | undefined;
   let overflow: Open | undefined;
@@ -63,37 +63,92 @@ export function createSpool(root: string, database: string) {
   const open = (): Open => {
     const id = randomUUID();
     const file = path.join(dir, `${id}.seg`);
-    return { id, file, fd: openSync(file, 'a') };
+    return { id, file, fd: openSync(file, 'a'), pending: [] };
+  };
+  /** Writes a segment's buffered lines in one system call. */
+  const write = (segment: Open | undefined) => {
+    if (!segment?.pending.length) return;
+    const text = segment.pending.join('');
+    segment.pending = [];
+    writeSync(segment.fd, text);
   };
   const close = (segment: Open | undefined): SpoolSegment | undefined => {
     if (!segment) return undefined;
-    closeSync(segment.fd);
+    try {
+      write(segment);
+    } finally {
+      closeSync(segment.fd);
+    }
     return { id: segment.id, file: segment.file };
+  };
+
+  // Group commit: the lines of every request read in one turn of the event loop go to disk together (setImmediate),
+  // and the collector answers those requests once they are written (`committed`).
+  let commit: { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void } | undefined;
+  let failure: unknown;
+  const schedule = () => {
+    if (commit) return;
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    commit = { promise, resolve, reject };
+    setImmediate(() => {
+      const done = commit!;
+      commit = undefined;
+      try {
+        write(current);
+        write(overflow);
+      } catch (err) {
+        failure ??= err;
+      }
+      if (failure) done.reject(failure);
+      else done.resolve();
+      failure = undefined;
+    });
   };
 
   return {
     dir,
-    /** Appends one line to the open segment (opened on demand). Throws when the disk refuses it. */
+    /** Buffers one line for the open segment (opened on demand); `committed` tells when it is on disk. */
     append(line: string) {
       current ??= open();
-      writeSync(current.fd, `${line}\n`);
+      current.pending.push(`${line}\n`);
+      schedule();
     },
     /** Closes the open segment and returns it: everything appended since the last seal is one batch. */
     seal(): SpoolSegment | undefined {
-      const sealed = close(current);
+      const segment = current;
       current = undefined;
-      return sealed;
+      try {
+        return close(segment);
+      } catch (err) {
+        failure ??= err;
+        return segment && { id: segment.id, file: segment.file };
+      }
     },
-    /** Appends one line to the overflow segment: a request the process keeps on disk only until it has room. */
+    /** Buffers one line for the overflow segment: a request kept on disk only until the process has room. */
     defer(line: string) {
       overflow ??= open();
-      writeSync(overflow.fd, `${line}\n`);
+      overflow.pending.push(`${line}\n`);
+      schedule();
     },
     /** Closes the overflow segment: its lines become one batch, read back from disk later. */
     sealDeferred(): SpoolSegment | undefined {
-      const sealed = close(overflow);
+      const segment = overflow;
       overflow = undefined;
-      return sealed;
+      try {
+        return close(segment);
+      } catch (err) {
+        failure ??= err;
+        return segment && { id: segment.id, file: segment.file };
+      }
+    },
+    /** Resolves once every line buffered so far is written; rejects when the disk refused some. */
+    committed(): Promise<void> {
+      return commit?.promise ?? Promise.resolve();
     },
     /** The batch is in the database: its segment goes. */
     async done(segment: SpoolSegment) {
