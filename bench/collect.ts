@@ -134,7 +134,11 @@ function startChild(
   env: Record<string, string>,
 ): Promise<{ handle: ChildHandle; ready: ChildMessage | null }> {
   const child = fork(path.join(here, script), [], {
-    execArgv: ['--import', 'tsx', ...(process.env.PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE_DIR}`] : [])],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE_DIR}`] : []),
+    ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
