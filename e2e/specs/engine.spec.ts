@@ -1,6 +1,6 @@
 import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test';
 import { startPushService } from '../../apps/server/test/push-service.ts';
-import { signedInWithDomain, test } from '../support/impeto.ts';
+import { collectBodies, signedInWithDomain, test } from '../support/impeto.ts';
 import { shortTag } from '../support/momentums.ts';
 
 /*
@@ -44,7 +44,16 @@ async function setUp(page: Page, request: APIRequestContext, siteUrl: string) {
     const res = await request.post('/api/gero/validate', { headers, data: { gero: { domain_uuid: domain.uuid } } });
     expect(res.status(), await res.text()).toBe(200);
   };
-  return { validate, domain, get, createMomentum, person };
+  /** Waits until the person API shows the visitor notified by the momentum, the message viewed and clicked. */
+  const expectNotified = (visitorId: string, momentumUuid: string) =>
+    expect
+      .poll(async () => (await person(visitorId))?.user_stored_data, { timeout: 20_000 })
+      .toMatchObject({
+        'notified.viewed': true,
+        'notified.clicked': true,
+        'notified.momentum_uuid': [momentumUuid],
+      });
+  return { validate, domain, get, createMomentum, person, expectNotified };
 }
 
 const everyone = { type: 'filter', values: [{ filter: 'all' }] };
@@ -78,21 +87,13 @@ function pendingAnswers(context: BrowserContext) {
   return messages;
 }
 
-function collectBodies(context: BrowserContext) {
-  const bodies: string[] = [];
-  context.on('request', (req) => {
-    if (new URL(req.url()).pathname === '/collect' && req.method() === 'POST') bodies.push(req.postData() ?? '');
-  });
-  return bodies;
-}
-
 test("a visitor's page view triggers a momentum whose on-site message appears on the page and whose click is reported", async ({
   page,
   request,
   browser,
   testSite,
 }) => {
-  const { domain, createMomentum, person, validate } = await setUp(page, request, testSite.url);
+  const { domain, createMomentum, validate, expectNotified } = await setUp(page, request, testSite.url);
   // New domains get the newest tracker, the first release that renders on-site messages.
   expect(domain.gero_version).toBe('1.2.0');
   testSite.setGeroId(domain.gero_id);
@@ -149,13 +150,7 @@ test("a visitor's page view triggers a momentum whose on-site message appears on
   await expect(shop.getByRole('heading', { name: 'Carrinho' })).toBeVisible();
   await expect.poll(() => sent.some((b) => b.includes('"clicked"') && b.includes(message!.d))).toBe(true);
 
-  await expect
-    .poll(async () => (await person(vid))?.user_stored_data, { timeout: 20_000 })
-    .toMatchObject({
-      'notified.viewed': true,
-      'notified.clicked': true,
-      'notified.momentum_uuid': [momentum.uuid],
-    });
+  await expectNotified(vid, momentum.uuid);
   await visitor.close();
 
   // The dashboard's momentum list shows what became of the message, under the momentum's title.
@@ -174,7 +169,7 @@ test("a push momentum's payload is decrypted by the local push service, delivere
 }) => {
   const push = await startPushService();
   try {
-    const { domain, createMomentum, person } = await setUp(page, request, testSite.url);
+    const { domain, createMomentum, person, expectNotified } = await setUp(page, request, testSite.url);
     testSite.setGeroId(domain.gero_id);
     const config = await request.get(`/t/config/${domain.gero_id}`);
     expect(config.status()).toBe(200);
@@ -290,13 +285,7 @@ test("a push momentum's payload is decrypted by the local push service, delivere
       const Ctor = (self as unknown as { NotificationEvent: new (t: string, i: object) => Event }).NotificationEvent;
       scope.dispatchEvent(new Ctor('notificationclick', { notification: shown }));
     }, deliveryId);
-    await expect
-      .poll(async () => (await person(vid))?.user_stored_data, { timeout: 20_000 })
-      .toMatchObject({
-        'notified.viewed': true,
-        'notified.clicked': true,
-        'notified.momentum_uuid': [momentum.uuid],
-      });
+    await expectNotified(vid, momentum.uuid);
     // Both reports came from the service worker, on the collector's wire, with the delivery id.
     expect(sent.some((b) => b.includes('"viewed"') && b.includes(deliveryId))).toBe(true);
     expect(sent.some((b) => b.includes('"clicked"') && b.includes(deliveryId))).toBe(true);

@@ -1,6 +1,6 @@
 import { webcrypto } from 'node:crypto';
-import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test';
-import { signedInWithDomain, test } from '../support/impeto.ts';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { collectBodies, signedInWithDomain, test } from '../support/impeto.ts';
 
 interface Person {
   visitor_id: string;
@@ -15,14 +15,6 @@ async function setUp(page: Page, request: APIRequestContext, siteUrl: string) {
   return { domain, api: get };
 }
 
-const collectRequests = (context: BrowserContext) => {
-  const bodies: string[] = [];
-  context.on('request', (req) => {
-    if (new URL(req.url()).pathname === '/collect' && req.method() === 'POST') bodies.push(req.postData() ?? '');
-  });
-  return bodies;
-};
-
 test('a visitor browses the test website and the person API shows them with their pages, events and identity', async ({
   page,
   request,
@@ -33,7 +25,7 @@ test('a visitor browses the test website and the person API shows them with thei
   testSite.setGeroId(domain.gero_id);
 
   const visitor = await browser.newContext();
-  const sent = collectRequests(visitor);
+  const sent = collectBodies(visitor);
   const shop = await visitor.newPage();
   await shop.goto(`${testSite.url}/`);
   await expect.poll(() => sent.length, { message: 'the first page view is sent' }).toBeGreaterThan(0);
@@ -94,7 +86,7 @@ test('with consent required the tag sends nothing until the visitor consents', a
   const { domain, api } = await setUp(page, request, testSite.url);
   testSite.setGeroId(domain.gero_id);
   const visitor = await browser.newContext();
-  const sent = collectRequests(visitor);
+  const sent = collectBodies(visitor);
   const shop = await visitor.newPage();
   // The site asks for consent first: its snippet's init carries consent: 'required'.
   await shop.goto(`${testSite.url}/?consent=required`);
@@ -135,7 +127,7 @@ test('the Topbox opt-in registers the service worker, hands over the subscriptio
   const subscription = await testSubscription();
 
   const visitor = await browser.newContext();
-  const sent = collectRequests(visitor);
+  const sent = collectBodies(visitor);
   // PushManager.subscribe cannot reach a push service offline: hand the tag our subscription instead.
   await visitor.addInitScript((sub) => {
     let current: unknown = null;

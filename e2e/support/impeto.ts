@@ -1,5 +1,5 @@
 import { type DomainItem, msg } from '@impeto/shared';
-import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type BrowserContext, test as base, expect, type Page } from '@playwright/test';
 import { startTestSite, type TestSite } from '../test-site/site.ts';
 import { type Account, createAccount, signInThroughForm } from './accounts.ts';
 
@@ -115,4 +115,13 @@ export async function createValidatedDomain(
   await page.goto('/domains');
   await expect(page.getByRole('row').filter({ hasText: name }).getByText('Ativo', { exact: true })).toBeVisible();
   return { ...domain, gero_validate: true };
+}
+
+/** Every body the pages of `context` post to the collector (`POST /collect`), as sent. */
+export function collectBodies(context: BrowserContext) {
+  const bodies: string[] = [];
+  context.on('request', (req) => {
+    if (new URL(req.url()).pathname === '/collect' && req.method() === 'POST') bodies.push(req.postData() ?? '');
+  });
+  return bodies;
 }
