@@ -1,6 +1,6 @@
 import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test';
 import { startPushService } from '../../apps/server/test/push-service.ts';
-import { collectBodies, signedInWithDomain, test } from '../support/impeto.ts';
+import { collectBodies, deliverPushUntilShown, signedInWithDomain, test } from '../support/impeto.ts';
 import { shortTag } from '../support/momentums.ts';
 
 /*
@@ -239,38 +239,11 @@ test("a push momentum's payload is decrypted by the local push service, delivere
     const deliveryId = payload.delivery_id;
 
     // Deliver exactly what the push service decrypted into the page's service worker (DevTools protocol).
-    const cdp = await visitor.newCDPSession(shop);
-    const registrations = new Map<string, string>();
-    cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
-      for (const r of e.registrations) if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
-    });
-    await cdp.send('ServiceWorker.enable');
-    await expect.poll(() => registrations.get(`${testSite.url}/`)).toBeTruthy();
-    await shop.evaluate(() => navigator.serviceWorker.ready);
     const sent = collectBodies(visitor);
-    const deliver = () =>
-      cdp.send('ServiceWorker.deliverPushMessage', {
-        origin: testSite.url,
-        registrationId: registrations.get(`${testSite.url}/`)!,
-        data: JSON.stringify(got!.payload),
-      });
-    await deliver();
-
-    // A push that reaches a worker still starting can be dropped by Chromium: deliver it again until it shows
-    // (the notification's tag is the delivery id, so a repeat replaces it instead of adding one).
-    let polls = 0;
-    await expect
-      .poll(async () => {
-        const shown = await shop.evaluate(async (tag) => {
-          const list = await (await navigator.serviceWorker.ready).getNotifications({ tag });
-          return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, icon: n.icon }));
-        }, deliveryId);
-        if (shown.length === 0 && ++polls % 5 === 0) await deliver();
-        return shown;
-      })
-      .toEqual([
-        { title: notification.title, body: notification.message, tag: deliveryId, icon: notification.icon_uri },
-      ]);
+    const shown = await deliverPushUntilShown(visitor, shop, testSite.url, got!.payload, deliveryId);
+    expect(shown).toEqual([
+      { title: notification.title, body: notification.message, tag: deliveryId, icon: notification.icon_uri },
+    ]);
     await expect
       .poll(async () => (await person(vid))?.user_stored_data['notified.viewed'], { timeout: 20_000 })
       .toBe(true);

@@ -1,6 +1,6 @@
 import { webcrypto } from 'node:crypto';
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
-import { collectBodies, signedInWithDomain, test } from '../support/impeto.ts';
+import { collectBodies, deliverPushUntilShown, signedInWithDomain, test } from '../support/impeto.ts';
 
 interface Person {
   visitor_id: string;
@@ -156,29 +156,21 @@ test('the Topbox opt-in registers the service worker, hands over the subscriptio
   expect(scope).toBe(`${testSite.url}/`);
 
   // Deliver a push into the real service worker through the DevTools protocol.
-  const cdp = await visitor.newCDPSession(shop);
-  const registrations = new Map<string, string>();
-  cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
-    for (const r of e.registrations) if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
-  });
-  await cdp.send('ServiceWorker.enable');
-  await expect.poll(() => registrations.get(`${testSite.url}/`)).toBeTruthy();
-  await shop.evaluate(() => navigator.serviceWorker.ready);
-  await cdp.send('ServiceWorker.deliverPushMessage', {
-    origin: testSite.url,
-    registrationId: registrations.get(`${testSite.url}/`)!,
-    data: JSON.stringify({
+  const shown = await deliverPushUntilShown(
+    visitor,
+    shop,
+    testSite.url,
+    {
       title: 'Seu carrinho espera por você',
       message: 'Finalize a compra com frete grátis hoje.',
       redirect_uri: `${testSite.url}/carrinho`,
       delivery_id: 'entrega-e2e-1',
-    }),
-  });
-  await expect
-    .poll(() =>
-      shop.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => n.title)),
-    )
-    .toEqual(['Seu carrinho espera por você']);
+    },
+    'entrega-e2e-1',
+  );
+  expect(shown.map((n) => [n.title, n.body])).toEqual([
+    ['Seu carrinho espera por você', 'Finalize a compra com frete grátis hoje.'],
+  ]);
   await expect.poll(() => sent.some((b) => b.includes('"viewed"') && b.includes('entrega-e2e-1'))).toBe(true);
 
   // A click on the notification. Headless Chromium has no notification UI to click, so the test dispatches the

@@ -125,3 +125,48 @@ export function collectBodies(context: BrowserContext) {
   });
   return bodies;
 }
+
+/**
+ * Delivers `payload` into the page's real service worker through the DevTools protocol, and again every few polls
+ * until a notification tagged `tag` shows: a push that reaches a worker still starting can be dropped by Chromium
+ * (the tag makes a repeat replace the notification, not add one). Answers what is shown with that tag.
+ */
+export async function deliverPushUntilShown(
+  context: BrowserContext,
+  page: Page,
+  origin: string,
+  payload: unknown,
+  tag: string,
+) {
+  const cdp = await context.newCDPSession(page);
+  const registrations = new Map<string, string>();
+  cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
+    for (const r of e.registrations) if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
+  });
+  await cdp.send('ServiceWorker.enable');
+  await expect.poll(() => registrations.get(`${origin}/`)).toBeTruthy();
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const deliver = () =>
+    cdp.send('ServiceWorker.deliverPushMessage', {
+      origin,
+      registrationId: registrations.get(`${origin}/`)!,
+      data: JSON.stringify(payload),
+    });
+  await deliver();
+  let polls = 0;
+  let shown: { title: string; body: string; tag: string; icon: string }[] = [];
+  await expect
+    .poll(
+      async () => {
+        shown = await page.evaluate(async (t) => {
+          const list = await (await navigator.serviceWorker.ready).getNotifications({ tag: t });
+          return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, icon: n.icon }));
+        }, tag);
+        if (shown.length === 0 && ++polls % 5 === 0) await deliver();
+        return shown.length;
+      },
+      { timeout: 20_000 },
+    )
+    .toBeGreaterThan(0);
+  return shown;
+}

@@ -134,10 +134,10 @@ export function createIngestor(
   const maxQueued = options.maxQueued ?? MAX_QUEUED_EVENTS;
   const maxDeferredBytes = options.maxDeferredBytes ?? MAX_DEFERRED_BYTES;
   const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone ?? 'America/Sao_Paulo' });
-  /** The day of `at` in the company's time zone, as YYYY-MM-DD (rollups are per local day). */
   // Formatting is costly and a batch spans milliseconds: remember the last minute's day (zone offsets are whole minutes).
   let lastMinute = Number.NaN;
   let lastDay = '';
+  /** The day of `at` in the company's time zone, as YYYY-MM-DD (rollups are per local day). */
   const dayOf = (at: Date) => {
     const minute = Math.floor(at.getTime() / 60_000);
     if (minute !== lastMinute) {
@@ -173,6 +173,23 @@ export function createIngestor(
     }, FLUSH_MS);
   };
 
+  /**
+   * A spool segment's requests as events (a line cut by a crash is skipped and logged); undefined when the file
+   * cannot be read: it stays where it is, for the next start.
+   */
+  const eventsInSegment = (segment: SpoolSegment) => {
+    let read: ReturnType<Spool['read']>;
+    try {
+      read = spool!.read(segment);
+    } catch (err) {
+      ctx.log.error({ err, file: segment.file }, 'coletor: lote do spool ilegível; fica para a próxima partida');
+      return undefined;
+    }
+    if (read.broken)
+      ctx.log.warn({ file: segment.file, broken: read.broken }, 'coletor: linhas cortadas no spool ignoradas');
+    return (read.lines as IncomingRequest[]).flatMap((r) => eventsOf({ ...r, receivedAt: new Date(r.receivedAt) }));
+  };
+
   /** Moves the overflow segment, when it has lines, to the batches waiting on disk. */
   const sealOverflow = () => {
     const segment = spool?.sealDeferred();
@@ -185,16 +202,18 @@ export function createIngestor(
   const loadDeferred = () => {
     const { segment, bytes } = deferred.shift()!;
     deferredBytes -= bytes;
-    const { lines, broken } = spool!.read(segment);
-    if (broken) ctx.log.warn({ file: segment.file, broken }, 'coletor: linhas ilegíveis no spool ignoradas');
-    const events = (lines as IncomingRequest[]).flatMap((r) => eventsOf({ ...r, receivedAt: new Date(r.receivedAt) }));
+    const events = eventsInSegment(segment);
+    if (!events) return;
     queued += events.length;
     waiting.push({ events, segment });
   };
 
   const pump = () => {
     while (inFlight.size < maxInFlight && (waiting.length || deferred.length)) {
-      if (!waiting.length) loadDeferred();
+      if (!waiting.length) {
+        loadDeferred();
+        continue;
+      }
       const batch = waiting.shift()!;
       const job = writeWithRetry(batch.events, batch.segment).finally(() => {
         queued -= batch.events.length;
@@ -612,9 +631,9 @@ export function createIngestor(
     if (!spool) return 0;
     let replayed = 0;
     for (const segment of spool.orphans()) {
-      const { lines, broken } = spool.read(segment);
-      const batch = (lines as IncomingRequest[]).flatMap((r) => eventsOf({ ...r, receivedAt: new Date(r.receivedAt) }));
-      ctx.log.info({ file: segment.file, events: batch.length, broken }, 'coletor: lote do spool regravado após queda');
+      const batch = eventsInSegment(segment);
+      if (!batch) continue;
+      ctx.log.info({ file: segment.file, events: batch.length }, 'coletor: lote do spool regravado após queda');
       queued += batch.length;
       const fresh = await writeWithRetry(batch, segment).finally(() => {
         queued -= batch.length;
