@@ -1,6 +1,12 @@
 import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test';
 import { startPushService } from '../../apps/server/test/push-service.ts';
-import { collectBodies, deliverPushUntilShown, signedInWithDomain, test } from '../support/impeto.ts';
+import {
+  collectBodies,
+  deliverPushUntilShown,
+  handOverPushSubscription,
+  signedInWithDomain,
+  test,
+} from '../support/impeto.ts';
 import { shortTag } from '../support/momentums.ts';
 
 /*
@@ -193,24 +199,7 @@ test("a push momentum's payload is decrypted by the local push service, delivere
 
     const visitor = await browser.newContext();
     await visitor.grantPermissions(['notifications'], { origin: testSite.url });
-    // PushManager.subscribe cannot reach a push service from offline Chromium: hand the tag the local push
-    // service's subscription instead, and keep the applicationServerKey the tag asked for.
-    await visitor.addInitScript((sub) => {
-      let current: unknown = null;
-      PushManager.prototype.subscribe = async (options?: PushSubscriptionOptionsInit) => {
-        const key = options?.applicationServerKey;
-        if (key instanceof Uint8Array) {
-          const text = btoa(String.fromCharCode(...key));
-          localStorage.setItem(
-            'e2e.applicationServerKey',
-            text.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
-          );
-        }
-        current = { endpoint: sub.endpoint, options: {}, toJSON: () => sub, unsubscribe: async () => true };
-        return current as PushSubscription;
-      };
-      PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
-    }, subscription);
+    await handOverPushSubscription(visitor, subscription);
 
     const shop = await visitor.newPage();
     await shop.goto(`${testSite.url}/`);

@@ -1,6 +1,12 @@
 import { webcrypto } from 'node:crypto';
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
-import { collectBodies, deliverPushUntilShown, signedInWithDomain, test } from '../support/impeto.ts';
+import {
+  collectBodies,
+  deliverPushUntilShown,
+  handOverPushSubscription,
+  signedInWithDomain,
+  test,
+} from '../support/impeto.ts';
 
 interface Person {
   visitor_id: string;
@@ -128,16 +134,7 @@ test('the Topbox opt-in registers the service worker, hands over the subscriptio
 
   const visitor = await browser.newContext();
   const sent = collectBodies(visitor);
-  // PushManager.subscribe cannot reach a push service offline: hand the tag our subscription instead.
-  await visitor.addInitScript((sub) => {
-    let current: unknown = null;
-    const make = () => ({ endpoint: sub.endpoint, options: {}, toJSON: () => sub, unsubscribe: async () => true });
-    PushManager.prototype.subscribe = async () => {
-      current = make();
-      return current as PushSubscription;
-    };
-    PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
-  }, subscription);
+  await handOverPushSubscription(visitor, subscription);
 
   const shop = await visitor.newPage();
   await shop.goto(`${testSite.url}/`);
@@ -199,14 +196,7 @@ test('the Default opt-in asks the browser directly and records the subscription'
   const subscription = await testSubscription();
   const visitor = await browser.newContext();
   await visitor.grantPermissions(['notifications'], { origin: testSite.url });
-  await visitor.addInitScript((sub) => {
-    let current: unknown = null;
-    PushManager.prototype.subscribe = async () => {
-      current = { endpoint: sub.endpoint, options: {}, toJSON: () => sub, unsubscribe: async () => true };
-      return current as PushSubscription;
-    };
-    PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
-  }, subscription);
+  await handOverPushSubscription(visitor, subscription);
   const shop = await visitor.newPage();
   await shop.goto(`${testSite.url}/`);
   await expect.poll(() => shop.evaluate(() => typeof (window as { __gero?: unknown }).__gero)).toBe('object');

@@ -170,3 +170,27 @@ export async function deliverPushUntilShown(
     .toBeGreaterThan(0);
   return shown;
 }
+
+/**
+ * Offline Chromium has no push service, so `PushManager.subscribe` cannot succeed: every page of `context` gets
+ * `subscription` (keys the test made with real ECDH) instead, and the applicationServerKey the tag asked with is
+ * kept in localStorage `e2e.applicationServerKey` (base64url) for the test to check.
+ */
+export async function handOverPushSubscription(context: BrowserContext, subscription: { endpoint: string }) {
+  await context.addInitScript((sub) => {
+    let current: unknown = null;
+    PushManager.prototype.subscribe = async (options?: PushSubscriptionOptionsInit) => {
+      const key = options?.applicationServerKey;
+      if (key instanceof Uint8Array) {
+        const text = btoa(String.fromCharCode(...key));
+        localStorage.setItem(
+          'e2e.applicationServerKey',
+          text.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+        );
+      }
+      current = { endpoint: sub.endpoint, options: {}, toJSON: () => sub, unsubscribe: async () => true };
+      return current as PushSubscription;
+    };
+    PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
+  }, subscription);
+}
