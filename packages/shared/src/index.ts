@@ -1,3 +1,4 @@
+export * from './analytics/analytics.schema.ts';
 export * from './auth/auth.schema.ts';
 export * from './channels/channel.schema.ts';
 export * from './collect/collect.schema.ts';
