@@ -18,6 +18,8 @@ import { createEnvelopeKey, redact } from './lib/envelope.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { loadTagCatalog } from './lib/tag-catalog.ts';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { createAttribution } from './modules/analytics/attribution.ts';
 import { authPrivateRoutes, authPublicRoutes } from './modules/auth/auth.routes.ts';
 import { createCaptcha } from './modules/auth/captcha.ts';
 import { channelsRoutes } from './modules/channels/channels.routes.ts';
@@ -105,8 +107,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   ctx.engine = engine;
   app.decorate('engine', engine);
+  const attribution = createAttribution(ctx.db);
+  ctx.attribution = attribution;
   const ingestor = createIngestor(ctx, {
-    onStored: (events) => engine.onEventsStored(events),
+    // Reports move deliveries first, so a conversion in the same batch as its click is credited to it.
+    onStored: async (events) => {
+      await engine.onEventsStored(events).finally(() => attribution.onEventsStored(events));
+    },
     maxQueued: config.collectMemoryEvents,
     maxDeferredBytes: config.collectSpoolMaxBytes,
     // Only where the collector runs; a process of this role on the same machine replays what a dead one left.
@@ -162,6 +169,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       await priv.register(authPrivateRoutes(ctx));
       await priv.register(domainsRoutes(ctx));
       await priv.register(personsRoutes(ctx));
+      await priv.register(analyticsRoutes(ctx));
       await priv.register(momentumsRoutes(ctx));
       // company, channels, media (helper)
       await priv.register(companyRoutes(ctx));

@@ -100,6 +100,8 @@ export const domains = pgTable(
       .default('Active'),
     vapidPublic: text('vapid_public').notNull(),
     vapidPrivate: text('vapid_private').notNull(),
+    /** A page view whose URL contains this text is a cart access (analytics); empty = none. */
+    cartUrl: text('cart_url').notNull().default(''),
     createdAt: ts('created_at').notNull().defaultNow(),
     removedAt: ts('removed_at'),
   },
@@ -167,6 +169,11 @@ export const persons = pgTable(
     uniqueIndex('persons_domain_visitor_key').on(t.domainUuid, t.visitorId),
     index('persons_domain_seen_idx').on(t.domainUuid, t.lastSeen),
     index('persons_domain_sample_idx').on(t.domainUuid, t.sampleKey),
+    // Analytics' base by channel: counts per domain read from these indexes alone.
+    index('persons_domain_first_seen_idx').on(t.domainUuid, t.firstSeen),
+    index('persons_domain_push_idx').on(t.domainUuid).where(sql`push_status = 'subscribed'`),
+    index('persons_domain_email_idx').on(t.domainUuid).where(sql`email IS NOT NULL`),
+    index('persons_domain_phone_idx').on(t.domainUuid).where(sql`phone IS NOT NULL`),
   ],
 );
 
@@ -239,6 +246,18 @@ export const dailyVisitors = pgTable(
   (t) => [primaryKey({ columns: [t.domainUuid, t.day, t.personUuid] })],
 );
 
+/** Distinct visitors per day and event category: a first sighting bumps daily_stats 'event_visitors'. */
+export const dailyEventVisitors = pgTable(
+  'daily_event_visitors',
+  {
+    domainUuid: uuid('domain_uuid').notNull(),
+    day: date('day').notNull(),
+    category: text('category').notNull(),
+    personUuid: uuid('person_uuid').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.domainUuid, t.day, t.category, t.personUuid] })],
+);
+
 export const momentums = pgTable(
   'momentums',
   {
@@ -307,6 +326,8 @@ export const deliveries = pgTable(
     sentAt: ts('sent_at'),
     viewedAt: ts('viewed_at'),
     clickedAt: ts('clicked_at'),
+    /** The first cart access attributed to this delivery (counted once). */
+    cartAt: ts('cart_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -315,6 +336,7 @@ export const deliveries = pgTable(
     index('deliveries_due_idx').on(t.dueAt).where(sql`status = 'queued'`),
     index('deliveries_sending_idx').on(t.lockedAt).where(sql`status = 'sending'`),
     index('deliveries_momentum_person_idx').on(t.momentumUuid, t.personUuid),
+    index('deliveries_person_idx').on(t.personUuid),
   ],
 );
 
@@ -343,3 +365,45 @@ export const ingestBatches = pgTable('ingest_batches', {
   id: uuid('id').primaryKey(),
   storedAt: timestamp('stored_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Per momentum and local day: deliveries sent, viewed and clicked (counted once, at the transition), and the
+ * conversions and cart accesses attributed to its deliveries. The analytics widgets read these, never deliveries.
+ */
+export const dailyMomentumStats = pgTable(
+  'daily_momentum_stats',
+  {
+    momentumUuid: uuid('momentum_uuid').notNull(),
+    day: date('day').notNull(),
+    domainUuid: uuid('domain_uuid').notNull(),
+    sent: bigint('sent', { mode: 'number' }).notNull().default(0),
+    viewed: bigint('viewed', { mode: 'number' }).notNull().default(0),
+    clicked: bigint('clicked', { mode: 'number' }).notNull().default(0),
+    conversions: bigint('conversions', { mode: 'number' }).notNull().default(0),
+    revenueCents: bigint('revenue_cents', { mode: 'number' }).notNull().default(0),
+    cartAccesses: bigint('cart_accesses', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.momentumUuid, t.day] }),
+    index('daily_momentum_stats_domain_day_idx').on(t.domainUuid, t.day),
+  ],
+);
+
+/**
+ * One row per conversion: `order_key` is the order_id the site sent (or `event:<id>` without one), unique per
+ * domain so a repeated order counts once. `delivery_id` is the delivery it was attributed to, if any.
+ */
+export const conversions = pgTable(
+  'conversions',
+  {
+    domainUuid: uuid('domain_uuid').notNull(),
+    orderKey: text('order_key').notNull(),
+    personUuid: uuid('person_uuid'),
+    eventId: bigint('event_id', { mode: 'number' }),
+    valueCents: bigint('value_cents', { mode: 'number' }).notNull().default(0),
+    deliveryId: uuid('delivery_id'),
+    momentumUuid: uuid('momentum_uuid'),
+    ts: ts('ts').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.domainUuid, t.orderKey] }), index('conversions_person_idx').on(t.personUuid)],
+);

@@ -171,22 +171,44 @@ export async function recordOutcomes(db: Db, outcomes: Outcome[], now: Date) {
     due_at: o.dueAt?.toISOString() ?? null,
     refund: o.refund ?? false,
   }));
+  // The sent counter of analytics moves in the same statement, once per delivery (only a 'sending' row is updated).
   await db.execute(sql`
-    UPDATE deliveries d SET
-      status = CASE WHEN r.status = 'sent' AND d.clicked_at IS NOT NULL THEN 'clicked'
-                    WHEN r.status = 'sent' AND d.viewed_at IS NOT NULL THEN 'viewed' ELSE r.status END,
-      error = r.error,
-      sent_at = coalesce(r.sent_at, d.sent_at),
-      due_at = coalesce(r.due_at, d.due_at),
-      attempts = CASE WHEN r.refund THEN greatest(d.attempts - 1, 0) ELSE d.attempts END,
-      locked_at = NULL,
-      dedupe_key = CASE WHEN r.status IN ('cancelled', 'expired', 'failed') AND d.dedupe_key NOT LIKE '%:freed:%'
-                        THEN d.dedupe_key || ':freed:' || d.id::text ELSE d.dedupe_key END,
-      updated_at = ${now}
-    FROM jsonb_to_recordset(${json(records)}) AS r(id uuid, status text, error text, sent_at timestamptz,
-         due_at timestamptz, refund boolean)
-    WHERE d.id = r.id AND d.status = 'sending'`);
+    WITH updated AS (
+      UPDATE deliveries d SET
+        status = CASE WHEN r.status = 'sent' AND d.clicked_at IS NOT NULL THEN 'clicked'
+                      WHEN r.status = 'sent' AND d.viewed_at IS NOT NULL THEN 'viewed' ELSE r.status END,
+        error = r.error,
+        sent_at = coalesce(r.sent_at, d.sent_at),
+        due_at = coalesce(r.due_at, d.due_at),
+        attempts = CASE WHEN r.refund THEN greatest(d.attempts - 1, 0) ELSE d.attempts END,
+        locked_at = NULL,
+        dedupe_key = CASE WHEN r.status IN ('cancelled', 'expired', 'failed') AND d.dedupe_key NOT LIKE '%:freed:%'
+                          THEN d.dedupe_key || ':freed:' || d.id::text ELSE d.dedupe_key END,
+        updated_at = ${now}
+      FROM jsonb_to_recordset(${json(records)}) AS r(id uuid, status text, error text, sent_at timestamptz,
+           due_at timestamptz, refund boolean)
+      WHERE d.id = r.id AND d.status = 'sending'
+      RETURNING d.momentum_uuid, d.domain_uuid, d.sent_at, r.status AS outcome)
+    ${bumpMomentumStats(sql`SELECT momentum_uuid, domain_uuid, sent_at AS at, 1 AS sent, 0 AS viewed, 0 AS clicked
+      FROM updated WHERE outcome = 'sent'`)}`);
 }
+
+/**
+ * INSERT … ON CONFLICT that adds rows `(momentum_uuid, domain_uuid, at, sent, viewed, clicked)` to the per-momentum
+ * daily counters, the day being `at` in the company's time zone; rows are grouped and ordered so concurrent
+ * statements lock the counters in the same order.
+ */
+const bumpMomentumStats = (rows: SQL) => sql`
+  INSERT INTO daily_momentum_stats AS s (momentum_uuid, day, domain_uuid, sent, viewed, clicked)
+  SELECT x.momentum_uuid, (x.at AT TIME ZONE c.time_zone)::date, x.domain_uuid, sum(x.sent), sum(x.viewed),
+    sum(x.clicked)
+  FROM (${rows}) AS x
+  JOIN domains dm ON dm.uuid = x.domain_uuid
+  JOIN companies c ON c.uuid = dm.company_uuid
+  GROUP BY 1, 2, 3
+  ORDER BY 1, 2
+  ON CONFLICT (momentum_uuid, day) DO UPDATE SET
+    sent = s.sent + excluded.sent, viewed = s.viewed + excluded.viewed, clicked = s.clicked + excluded.clicked`;
 
 /** The worker still sending these: pushes their lease forward. */
 export const renewLease = (db: Db, ids: string[], now: Date) =>
@@ -345,20 +367,34 @@ export async function applyReports(db: Db, reports: Report[], now: Date) {
     clicked: r.clicked,
     at: r.at.toISOString(),
   }));
+  // The report's old timestamps (locked) tell whether this is the delivery's first view or click: the analytics
+  // counters move once per delivery, in the same statement.
   const updated = await queryRows<{ id: string; person_uuid: string; clicked: boolean }>(
     db,
     sql`
-    UPDATE deliveries d SET
-      viewed_at = coalesce(d.viewed_at, r.at),
-      clicked_at = CASE WHEN r.clicked THEN coalesce(d.clicked_at, r.at) ELSE d.clicked_at END,
-      -- A report may beat the send pass's own record (still 'sending'): the timestamps are kept and
-      -- recordOutcomes turns 'sent' into viewed/clicked from them.
-      status = CASE WHEN r.clicked AND d.status IN ('sent', 'viewed') THEN 'clicked'
-                    WHEN d.status = 'sent' THEN 'viewed' ELSE d.status END,
-      updated_at = ${now}
-    FROM jsonb_to_recordset(${json(records)}) AS r(id uuid, d uuid, clicked boolean, at timestamptz)
-    WHERE d.id = r.id AND d.domain_uuid = r.d
-    RETURNING d.id, d.person_uuid, r.clicked`,
+    WITH r AS (
+      SELECT x.id, x.d, x.clicked, x.at, o.viewed_at AS old_viewed, o.clicked_at AS old_clicked
+      FROM jsonb_to_recordset(${json(records)}) AS x(id uuid, d uuid, clicked boolean, at timestamptz)
+      JOIN deliveries o ON o.id = x.id AND o.domain_uuid = x.d
+      ORDER BY x.id
+      FOR UPDATE OF o),
+    updated AS (
+      UPDATE deliveries d SET
+        viewed_at = coalesce(d.viewed_at, r.at),
+        clicked_at = CASE WHEN r.clicked THEN coalesce(d.clicked_at, r.at) ELSE d.clicked_at END,
+        -- A report may beat the send pass's own record (still 'sending'): the timestamps are kept and
+        -- recordOutcomes turns 'sent' into viewed/clicked from them.
+        status = CASE WHEN r.clicked AND d.status IN ('sent', 'viewed') THEN 'clicked'
+                      WHEN d.status = 'sent' THEN 'viewed' ELSE d.status END,
+        updated_at = ${now}
+      FROM r
+      WHERE d.id = r.id
+      RETURNING d.id, d.person_uuid, r.clicked, d.momentum_uuid, d.domain_uuid, r.at,
+        (r.old_viewed IS NULL)::int AS new_view, (r.clicked AND r.old_clicked IS NULL)::int AS new_click),
+    counted AS (
+      ${bumpMomentumStats(sql`SELECT momentum_uuid, domain_uuid, at, 0 AS sent, new_view AS viewed, new_click AS clicked
+        FROM updated WHERE new_view + new_click > 0`)})
+    SELECT id, person_uuid, clicked FROM updated`,
   );
   if (updated.length === 0) return 0;
   const byPerson = new Map<string, boolean>();

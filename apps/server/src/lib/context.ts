@@ -23,6 +23,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** The engine's entry points services call (set by buildApp; absent in tools that run without it). */
   engine?: EngineHooks;
+  /** Conversion and cart attribution (set by buildApp). */
+  attribution?: { forgetCartRule(domainUuid: string): void };
 }
 
 export interface EngineHooks {

@@ -45,6 +45,13 @@ export const collectEventSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('optout'), ts }),
   z.object({ t: z.literal('viewed'), d: z.string().min(1).max(64), ts }),
   z.object({ t: z.literal('clicked'), d: z.string().min(1).max(64), ts }),
+  // A conversion (tag 1.3.0, `gero('conversion', { value, order_id })`): value in BRL; a repeated order_id counts once.
+  z.object({
+    t: z.literal('cv'),
+    v: z.number().finite().min(0).max(1_000_000_000),
+    o: z.string().trim().min(1).max(100).optional(),
+    ts,
+  }),
 ]);
 export type CollectEvent = z.infer<typeof collectEventSchema>;
 

@@ -99,6 +99,7 @@ const KIND: Record<CollectEvent['t'], string> = {
   optout: 'optout',
   viewed: 'viewed',
   clicked: 'clicked',
+  cv: 'conversion',
 };
 
 const referrerOrigin = (r: string | undefined, own: string) => {
@@ -457,7 +458,9 @@ export function createIngestor(
                 ? { delivery_id: e.d }
                 : e.t === 'optin'
                   ? { endpoint: e.s.endpoint }
-                  : {};
+                  : e.t === 'cv'
+                    ? { value: e.v, ...(e.o ? { order_id: e.o } : {}) }
+                    : {};
         return {
           domain_uuid: item.domainUuid,
           person_uuid: personUuid.get(`${item.domainUuid}|${item.visitorId}`)!,
@@ -584,12 +587,13 @@ export function createIngestor(
   const recordRollups = async (db: Db, batch: IncomingEvent[], personUuid: Map<string, string>) => {
     // Keys: uuid|day|dimension|value — only the last part is free text, so the key is unambiguous.
     const counters = new Map<string, { d: string; day: string; dim: string; value: string; count: number }>();
-    const visitors = new Map<string, { d: string; day: string; p: string }>();
-    const bump = (d: string, day: string, dim: string, value = '') => {
+    const visitors = new Map<string, { d: string; day: string; p: string; device: string }>();
+    const categoryVisitors = new Map<string, { d: string; day: string; c: string; p: string }>();
+    const bump = (d: string, day: string, dim: string, value = '', by = 1) => {
       const key = `${d}|${day}|${dim}|${value}`;
       const counter = counters.get(key);
-      if (counter) counter.count++;
-      else counters.set(key, { d, day, dim, value, count: 1 });
+      if (counter) counter.count += by;
+      else counters.set(key, { d, day, dim, value, count: by });
     };
     for (const item of batch) {
       const day = dayOf(item.receivedAt);
@@ -597,18 +601,51 @@ export function createIngestor(
       const device = item.device.mobile ? 'mobile' : 'desktop';
       const p = personUuid.get(`${item.domainUuid}|${item.visitorId}`)!;
       const seenKey = `${item.domainUuid}|${day}|${p}`;
-      if (!visitors.has(seenKey)) visitors.set(seenKey, { d: item.domainUuid, day, p });
+      if (!visitors.has(seenKey)) visitors.set(seenKey, { d: item.domainUuid, day, p, device: item.device.device });
       if (e.t === 'pv') {
         bump(item.domainUuid, day, 'pageviews');
         bump(item.domainUuid, day, `page:${device}`, e.u.slice(0, 500));
         bump(item.domainUuid, day, 'device', item.device.device);
-      } else if (e.t === 'ev') bump(item.domainUuid, day, 'event', e.c);
-      else if (e.t === 'optin') bump(item.domainUuid, day, 'optins');
+      } else if (e.t === 'ev') {
+        bump(item.domainUuid, day, 'event', e.c);
+        const key = `${seenKey}|${e.c}`;
+        if (!categoryVisitors.has(key)) categoryVisitors.set(key, { d: item.domainUuid, day, c: e.c, p });
+      } else if (e.t === 'optin') bump(item.domainUuid, day, 'optins');
       else if (e.t === 'optout') bump(item.domainUuid, day, 'optouts');
     }
     // One JSON parameter per statement (jsonb_to_recordset), sorted so concurrent batches lock rows in order.
     const byKey = <T>(entries: Map<string, T>) =>
       [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+    // A visitor's first sighting of the day (or of a category that day) bumps the unique-visitor counters, so a
+    // widget sums daily counters instead of counting distinct persons over a range.
+    const seen = byKey(visitors);
+    for (const rows of chunk(seen, ROWS_PER_STATEMENT * 5)) {
+      const fresh = await queryRows<{ d: string; day: string; p: string }>(
+        db,
+        sql`
+        INSERT INTO daily_visitors AS v (domain_uuid, day, person_uuid)
+        SELECT r.d, r.day, r.p FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(d uuid, day date, p uuid)
+        ON CONFLICT DO NOTHING
+        RETURNING v.domain_uuid AS d, to_char(v.day, 'YYYY-MM-DD') AS day, v.person_uuid AS p`,
+      );
+      for (const f of fresh) {
+        bump(f.d, f.day, 'visitors');
+        bump(f.d, f.day, 'visitors_device', visitors.get(`${f.d}|${f.day}|${f.p}`)?.device ?? '');
+      }
+    }
+    const seenInCategory = byKey(categoryVisitors);
+    for (const rows of chunk(seenInCategory, ROWS_PER_STATEMENT * 5)) {
+      const fresh = await queryRows<{ d: string; day: string; c: string }>(
+        db,
+        sql`
+        INSERT INTO daily_event_visitors AS v (domain_uuid, day, category, person_uuid)
+        SELECT r.d, r.day, r.c, r.p
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(d uuid, day date, c text, p uuid)
+        ON CONFLICT DO NOTHING
+        RETURNING v.domain_uuid AS d, to_char(v.day, 'YYYY-MM-DD') AS day, v.category AS c`,
+      );
+      for (const f of fresh) bump(f.d, f.day, 'event_visitors', f.c);
+    }
     const stats = byKey(counters);
     for (const rows of chunk(stats, ROWS_PER_STATEMENT * 5)) {
       await db.execute(sql`
@@ -616,13 +653,6 @@ export function createIngestor(
         SELECT r.d, r.day, r.dim, r.value, r.count
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(d uuid, day date, dim text, value text, count bigint)
         ON CONFLICT (domain_uuid, day, dimension, value) DO UPDATE SET count = s.count + excluded.count`);
-    }
-    const seen = byKey(visitors);
-    for (const rows of chunk(seen, ROWS_PER_STATEMENT * 5)) {
-      await db.execute(sql`
-        INSERT INTO daily_visitors (domain_uuid, day, person_uuid)
-        SELECT r.d, r.day, r.p FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(d uuid, day date, p uuid)
-        ON CONFLICT DO NOTHING`);
     }
   };
 

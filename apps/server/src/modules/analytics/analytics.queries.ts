@@ -1,0 +1,204 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../../db/client.ts';
+
+/**
+ * Every widget reads daily rollups (daily_stats, daily_momentum_stats) or an index, never a scan of raw events
+ * (DESIGN.md §6). Every function takes the domain, which the service resolved within the caller's company.
+ */
+interface Range {
+  start: string;
+  end: string;
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+
+export const sumDimension = async (db: Db, domainUuid: string, dimension: string, r: Range) => {
+  const [row] = await queryRows<{ n: string | null }>(
+    db,
+    sql`SELECT sum(count) AS n FROM daily_stats
+        WHERE domain_uuid = ${domainUuid}::uuid AND dimension = ${dimension}
+          AND day BETWEEN ${r.start}::date AND ${r.end}::date`,
+  );
+  return num(row?.n);
+};
+
+/** Sums per value of one dimension over the range, largest first. */
+export const sumByValue = (db: Db, domainUuid: string, dimension: string, r: Range) =>
+  queryRows<{ value: string; n: string }>(
+    db,
+    sql`SELECT value, sum(count) AS n FROM daily_stats
+        WHERE domain_uuid = ${domainUuid}::uuid AND dimension = ${dimension}
+          AND day BETWEEN ${r.start}::date AND ${r.end}::date
+        GROUP BY value ORDER BY n DESC, value`,
+  ).then((rows) => rows.map((x) => ({ value: x.value, n: num(x.n) })));
+
+/** Per day of the range (days without rows are absent): the dimensions asked for. */
+export const dailyByDimension = (db: Db, domainUuid: string, dimensions: string[], r: Range, value?: string) =>
+  queryRows<{ day: string; dimension: string; n: string }>(
+    db,
+    sql`SELECT to_char(day, 'YYYY-MM-DD') AS day, dimension, sum(count) AS n FROM daily_stats
+        WHERE domain_uuid = ${domainUuid}::uuid
+          AND dimension IN (SELECT jsonb_array_elements_text(${JSON.stringify(dimensions)}::jsonb))
+          AND day BETWEEN ${r.start}::date AND ${r.end}::date
+          ${value === undefined ? sql`` : sql`AND value = ${value}`}
+        GROUP BY day, dimension`,
+  ).then((rows) => rows.map((x) => ({ day: x.day, dimension: x.dimension, n: num(x.n) })));
+
+export const mostViewed = (db: Db, domainUuid: string, r: Range, limit: number) =>
+  queryRows<{ url: string; mobile: string; desktop: string }>(
+    db,
+    sql`SELECT value AS url,
+          coalesce(sum(count) FILTER (WHERE dimension = 'page:mobile'), 0) AS mobile,
+          coalesce(sum(count) FILTER (WHERE dimension = 'page:desktop'), 0) AS desktop
+        FROM daily_stats
+        WHERE domain_uuid = ${domainUuid}::uuid AND dimension IN ('page:mobile', 'page:desktop')
+          AND day BETWEEN ${r.start}::date AND ${r.end}::date
+        GROUP BY value ORDER BY sum(count) DESC, value LIMIT ${limit}`,
+  ).then((rows) =>
+    rows.map((x) => ({
+      url: x.url,
+      mobile: num(x.mobile),
+      desktop: num(x.desktop),
+      count: num(x.mobile) + num(x.desktop),
+    })),
+  );
+
+export const momentumCounts = async (db: Db, domainUuid: string) => {
+  const [row] = await queryRows<{ active: string; inactive: string }>(
+    db,
+    sql`SELECT count(*) FILTER (WHERE status = 'Active') AS active,
+               count(*) FILTER (WHERE status IN ('Paused', 'Draft', 'Done')) AS inactive
+        FROM momentums WHERE domain_uuid = ${domainUuid}::uuid AND type IN ('momentum', 'campaign')`,
+  );
+  return { active: num(row?.active), inactive: num(row?.inactive) };
+};
+
+/** Distinct visitors whose events arrived in the last `minutes` (an index range read of recent events). */
+export const liveVisitors = async (db: Db, domainUuid: string, since: Date) => {
+  const [row] = await queryRows<{ n: string }>(
+    db,
+    sql`SELECT count(DISTINCT person_uuid) AS n FROM events
+        WHERE domain_uuid = ${domainUuid}::uuid AND ts >= ${since.toISOString()}::timestamptz AND person_uuid IS NOT NULL`,
+  );
+  return num(row?.n);
+};
+
+/** Persons reachable by each channel now (partial indexes), and those first seen in the range. */
+export const baseByChannel = async (db: Db, domainUuid: string, r: Range, timeZone: string) => {
+  const [row] = await queryRows<Record<string, string>>(
+    db,
+    sql`SELECT
+        (SELECT count(*) FROM persons WHERE domain_uuid = ${domainUuid}::uuid) AS onsite,
+        (SELECT count(*) FROM persons WHERE domain_uuid = ${domainUuid}::uuid AND push_status = 'subscribed') AS push,
+        (SELECT count(*) FROM persons WHERE domain_uuid = ${domainUuid}::uuid AND email IS NOT NULL) AS email,
+        (SELECT count(*) FROM persons WHERE domain_uuid = ${domainUuid}::uuid AND phone IS NOT NULL) AS sms,
+        n.onsite AS new_onsite, n.push AS new_push, n.email AS new_email, n.sms AS new_sms
+      FROM (
+        SELECT count(*) AS onsite, count(*) FILTER (WHERE push_status = 'subscribed') AS push,
+          count(email) AS email, count(phone) AS sms
+        FROM persons WHERE domain_uuid = ${domainUuid}::uuid
+          AND first_seen >= (${r.start}::date::timestamp AT TIME ZONE ${timeZone})
+          AND first_seen < ((${r.end}::date + 1)::timestamp AT TIME ZONE ${timeZone})
+      ) AS n`,
+  );
+  return {
+    push: { amount: num(row?.push), new: num(row?.new_push) },
+    onsite: { amount: num(row?.onsite), new: num(row?.new_onsite) },
+    email: { amount: num(row?.email), new: num(row?.new_email) },
+    sms: { amount: num(row?.sms), new: num(row?.new_sms) },
+  };
+};
+
+interface MomentumSums {
+  sent: number;
+  viewed: number;
+  clicked: number;
+  conversions: number;
+  revenue_cents: number;
+  cart_accesses: number;
+}
+const sums = (x: Record<string, unknown>): MomentumSums => ({
+  sent: num(x.sent),
+  viewed: num(x.viewed),
+  clicked: num(x.clicked),
+  conversions: num(x.conversions),
+  revenue_cents: num(x.revenue_cents),
+  cart_accesses: num(x.cart_accesses),
+});
+const sumColumns = sql`sum(s.sent) AS sent, sum(s.viewed) AS viewed, sum(s.clicked) AS clicked,
+  sum(s.conversions) AS conversions, sum(s.revenue_cents) AS revenue_cents, sum(s.cart_accesses) AS cart_accesses`;
+
+export const momentumPerformance = (db: Db, domainUuid: string, r: Range) =>
+  queryRows<Record<string, string>>(
+    db,
+    sql`SELECT m.uuid, m.momentum_title AS title, m.type, ${sumColumns}
+        FROM daily_momentum_stats s JOIN momentums m ON m.uuid = s.momentum_uuid
+        WHERE s.domain_uuid = ${domainUuid}::uuid AND s.day BETWEEN ${r.start}::date AND ${r.end}::date
+          AND m.status <> 'Deleted'
+        GROUP BY m.uuid, m.momentum_title, m.type
+        ORDER BY sum(s.sent) DESC, m.momentum_title`,
+  ).then((rows) =>
+    rows.map((x) => ({
+      uuid: x.uuid as string,
+      title: x.title as string,
+      type: x.type as 'momentum' | 'campaign' | 'dcm',
+      ...sums(x),
+    })),
+  );
+
+export const momentumDaily = (db: Db, domainUuid: string, r: Range) =>
+  queryRows<Record<string, string>>(
+    db,
+    sql`SELECT to_char(s.day, 'YYYY-MM-DD') AS day, m.uuid, m.momentum_title AS title, ${sumColumns}
+        FROM daily_momentum_stats s JOIN momentums m ON m.uuid = s.momentum_uuid
+        WHERE s.domain_uuid = ${domainUuid}::uuid AND s.day BETWEEN ${r.start}::date AND ${r.end}::date
+          AND m.status <> 'Deleted'
+        GROUP BY s.day, m.uuid, m.momentum_title
+        ORDER BY s.day, m.momentum_title`,
+  ).then((rows) =>
+    rows.map((x) => ({ day: x.day as string, uuid: x.uuid as string, title: x.title as string, ...sums(x) })),
+  );
+
+export const oneMomentumDaily = (db: Db, momentumUuid: string, r: Range) =>
+  queryRows<Record<string, string>>(
+    db,
+    sql`SELECT to_char(s.day, 'YYYY-MM-DD') AS day, ${sumColumns}
+        FROM daily_momentum_stats s
+        WHERE s.momentum_uuid = ${momentumUuid}::uuid AND s.day BETWEEN ${r.start}::date AND ${r.end}::date
+        GROUP BY s.day`,
+  ).then((rows) => rows.map((x) => ({ day: x.day as string, ...sums(x) })));
+
+export const findMomentum = async (db: Db, companyUuid: string, momentumUuid: string) => {
+  const [row] = await queryRows<{ uuid: string; domain_uuid: string }>(
+    db,
+    sql`SELECT m.uuid, m.domain_uuid FROM momentums m JOIN domains d ON d.uuid = m.domain_uuid
+        WHERE m.uuid = ${momentumUuid}::uuid AND m.company_uuid = ${companyUuid}::uuid
+          AND m.status <> 'Deleted' AND d.removed_at IS NULL`,
+  );
+  return row;
+};
+
+export const findCategory = async (db: Db, domainUuid: string, categoryUuid: string) => {
+  const [row] = await queryRows<{ uuid: string; name: string }>(
+    db,
+    sql`SELECT uuid, name FROM event_categories WHERE uuid = ${categoryUuid}::uuid AND domain_uuid = ${domainUuid}::uuid`,
+  );
+  return row;
+};
+
+export const categoriesByName = (db: Db, domainUuid: string) =>
+  queryRows<{ uuid: string; name: string }>(
+    db,
+    sql`SELECT uuid, name FROM event_categories WHERE domain_uuid = ${domainUuid}::uuid`,
+  );
+
+export const companyTimeZone = async (db: Db, companyUuid: string) => {
+  const [row] = await queryRows<{ time_zone: string }>(
+    db,
+    sql`SELECT time_zone FROM companies WHERE uuid = ${companyUuid}::uuid`,
+  );
+  return row?.time_zone ?? 'America/Sao_Paulo';
+};
+
+export const setCartUrl = (db: Db, domainUuid: string, cartUrl: string) =>
+  db.execute(sql`UPDATE domains SET cart_url = ${cartUrl} WHERE uuid = ${domainUuid}::uuid`);

@@ -1,0 +1,236 @@
+import {
+  type AnalyticsRange,
+  analyticsMessages as am,
+  BASE_CHANNELS,
+  type BaseChannelRow,
+  type CategoryRow,
+  type CountWithPrevious,
+  type DailyImpactRow,
+  type DeviceRow,
+  daysInRange,
+  type EventDailyRow,
+  type MomentumDailyRow,
+  type MomentumPerformanceRow,
+  type OptinDailyRow,
+} from '@impeto/shared';
+import type { AppContext } from '../../lib/context.ts';
+import { notFound } from '../../lib/errors.ts';
+import { requireCompanyDomain } from '../../lib/tenancy.ts';
+import * as q from './analytics.queries.ts';
+
+const DAY_MS = 86_400_000;
+const LIVE_MINUTES = 5;
+
+const shiftDay = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** Every day from start to end, both included. */
+const daysOf = (r: AnalyticsRange) =>
+  Array.from({ length: daysInRange(r.start, r.end) }, (_, i) => shiftDay(r.start, i));
+
+/** The range of the same length that ends the day before `r` starts. */
+const previousOf = (r: AnalyticsRange): AnalyticsRange => {
+  const n = daysInRange(r.start, r.end);
+  return { start: shiftDay(r.start, -n), end: shiftDay(r.start, -1) };
+};
+
+const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+
+const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
+
+/** Resolves the domain within the caller's company (404 otherwise). */
+const domainOf = (ctx: AppContext, companyUuid: string, domainUuid: string) =>
+  requireCompanyDomain(ctx, companyUuid, domainUuid);
+
+const withPrevious = async (
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  dimension: string,
+  r: AnalyticsRange,
+): Promise<CountWithPrevious> => {
+  await domainOf(ctx, companyUuid, domainUuid);
+  const [count, previous] = await Promise.all([
+    q.sumDimension(ctx.db, domainUuid, dimension, r),
+    q.sumDimension(ctx.db, domainUuid, dimension, previousOf(r)),
+  ]);
+  return { count, previous };
+};
+
+export const visits = (ctx: AppContext, companyUuid: string, domainUuid: string, r: AnalyticsRange) =>
+  withPrevious(ctx, companyUuid, domainUuid, 'pageviews', r);
+
+export const visitors = (ctx: AppContext, companyUuid: string, domainUuid: string, r: AnalyticsRange) =>
+  withPrevious(ctx, companyUuid, domainUuid, 'visitors', r);
+
+export async function momentumCounts(ctx: AppContext, companyUuid: string, domainUuid: string) {
+  await domainOf(ctx, companyUuid, domainUuid);
+  return q.momentumCounts(ctx.db, domainUuid);
+}
+
+export async function liveVisitors(ctx: AppContext, companyUuid: string, domainUuid: string) {
+  await domainOf(ctx, companyUuid, domainUuid);
+  const now = ctx.clock.now();
+  const count = await q.liveVisitors(ctx.db, domainUuid, new Date(now.getTime() - LIVE_MINUTES * 60_000));
+  return { count, at: now.toISOString() };
+}
+
+export async function mostViewed(
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  r: AnalyticsRange & { limit: number },
+) {
+  await domainOf(ctx, companyUuid, domainUuid);
+  return q.mostViewed(ctx.db, domainUuid, r, r.limit);
+}
+
+export async function visitorsByCategory(
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  r: AnalyticsRange,
+): Promise<CategoryRow[]> {
+  await domainOf(ctx, companyUuid, domainUuid);
+  const [rows, categories] = await Promise.all([
+    q.sumByValue(ctx.db, domainUuid, 'event_visitors', r),
+    q.categoriesByName(ctx.db, domainUuid),
+  ]);
+  const uuidOf = new Map(categories.map((c) => [c.name, c.uuid]));
+  return rows
+    .filter((x) => uuidOf.has(x.value))
+    .map((x) => ({ category_uuid: uuidOf.get(x.value)!, parent_category: x.value, amount: x.n }));
+}
+
+export async function visitorsByDevice(
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  r: AnalyticsRange,
+): Promise<DeviceRow[]> {
+  await domainOf(ctx, companyUuid, domainUuid);
+  const rows = await q.sumByValue(ctx.db, domainUuid, 'visitors_device', r);
+  return rows.map((x) => ({ device: x.value || 'desconhecido', amount: x.n }));
+}
+
+export async function baseByChannel(
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  r: AnalyticsRange,
+): Promise<BaseChannelRow[]> {
+  await domainOf(ctx, companyUuid, domainUuid);
+  const base = await q.baseByChannel(ctx.db, domainUuid, r, await q.companyTimeZone(ctx.db, companyUuid));
+  return BASE_CHANNELS.map((channel) => ({ channel, ...base[channel] }));
+}
+
+export async function momentumPerformance(
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  r: AnalyticsRange,
+): Promise<MomentumPerformanceRow[]> {
+  await domainOf(ctx, companyUuid, domainUuid);
+  const rows = await q.momentumPerformance(ctx.db, domainUuid, r);
+  return rows.map((x) => ({
+    momentum_uuid: x.uuid,
+    momentum_title: x.title,
+    type: x.type,
+    notifications_sent: x.sent,
+    notifications_viewed: x.viewed,
+    notifications_clicked: x.clicked,
+    notifications_ctr: percent(x.clicked, x.sent),
+    not_convertion: x.conversions,
+    not_convertion_profit: x.revenue_cents / 100,
+    not_cart_access: x.cart_accesses,
+    not_cart_access_percent: percent(x.cart_accesses, x.sent),
+  }));
+}
+
+export async function momentumDaily(
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  r: AnalyticsRange,
+): Promise<MomentumDailyRow[]> {
+  await domainOf(ctx, companyUuid, domainUuid);
+  const rows = await q.momentumDaily(ctx.db, domainUuid, r);
+  return rows.map((x) => ({
+    date: x.day,
+    momentum_uuid: x.uuid,
+    momentum_title: x.title,
+    notifications_sent: x.sent,
+    notifications_viewed: x.viewed,
+    notifications_clicked: x.clicked,
+  }));
+}
+
+/** One momentum's sent/viewed/clicked per day (every day of the range). Another company's momentum: 404. */
+export async function oneMomentumDaily(
+  ctx: AppContext,
+  companyUuid: string,
+  momentumUuid: string,
+  r: AnalyticsRange,
+): Promise<DailyImpactRow[]> {
+  const momentum = await q.findMomentum(ctx.db, companyUuid, momentumUuid);
+  if (!momentum) throw notFound(am.momentumNotFound, 'MOMENTUM_NOT_FOUND');
+  const byDay = new Map((await q.oneMomentumDaily(ctx.db, momentumUuid, r)).map((x) => [x.day, x]));
+  return daysOf(r).map((date) => ({
+    date,
+    notifications_sent: byDay.get(date)?.sent ?? 0,
+    notifications_viewed: byDay.get(date)?.viewed ?? 0,
+    notifications_clicked: byDay.get(date)?.clicked ?? 0,
+  }));
+}
+
+/** Distinct visitors per day who sent events of one category: `period` days ending at `end` (default today). */
+export async function eventDaily(
+  ctx: AppContext,
+  companyUuid: string,
+  categoryUuid: string,
+  domainUuid: string,
+  query: { period: number; end?: string },
+): Promise<EventDailyRow[]> {
+  await domainOf(ctx, companyUuid, domainUuid);
+  const category = await q.findCategory(ctx.db, domainUuid, categoryUuid);
+  if (!category) throw notFound(am.categoryNotFound, 'CATEGORY_NOT_FOUND');
+  const end = query.end ?? todayIn(await q.companyTimeZone(ctx.db, companyUuid));
+  const r = { start: shiftDay(end, 1 - query.period), end };
+  const rows = await q.dailyByDimension(ctx.db, domainUuid, ['event_visitors'], r, category.name);
+  const byDay = new Map(rows.map((x) => [x.day, x.n]));
+  return daysOf(r).map((date) => ({ date, amount: byDay.get(date) ?? 0 }));
+}
+
+export async function optinsDaily(
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  r: AnalyticsRange,
+): Promise<OptinDailyRow[]> {
+  await domainOf(ctx, companyUuid, domainUuid);
+  const rows = await q.dailyByDimension(ctx.db, domainUuid, ['optins', 'optouts'], r);
+  const key = (day: string, dim: string) => `${day}|${dim}`;
+  const n = new Map(rows.map((x) => [key(x.day, x.dimension), x.n]));
+  return daysOf(r).map((date) => ({
+    date,
+    optins: n.get(key(date, 'optins')) ?? 0,
+    optouts: n.get(key(date, 'optouts')) ?? 0,
+  }));
+}
+
+export async function conversionSettings(ctx: AppContext, companyUuid: string, domainUuid: string) {
+  const domain = await domainOf(ctx, companyUuid, domainUuid);
+  return { cart_url: domain.cartUrl };
+}
+
+export async function saveConversionSettings(
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  settings: { cart_url: string },
+) {
+  await domainOf(ctx, companyUuid, domainUuid);
+  await q.setCartUrl(ctx.db, domainUuid, settings.cart_url);
+  ctx.attribution?.forgetCartRule(domainUuid);
+  return { cart_url: settings.cart_url };
+}
