@@ -65,6 +65,7 @@ for (const r of releases.tracker) {
     __VERSION__: JSON.stringify(r.version),
     __SPA__: String(r.features.spa === true),
     __ONSITE__: String(r.features.onsite === true),
+    __CONVERSION__: String(r.features.conversion === true),
   });
 }
 for (const r of releases.serviceWorker) {

@@ -6,6 +6,7 @@ import { poll, render, startOnsite } from './onsite.ts';
 declare const __VERSION__: string;
 declare const __SPA__: boolean;
 declare const __ONSITE__: boolean;
+declare const __CONVERSION__: boolean;
 
 interface Cfg {
   id: string;
@@ -246,7 +247,15 @@ const K_REFUSED = '_gero_no';
         if (__ONSITE__) poll();
       } else if (name === 'event') push({ t: 'ev', c: String(a).slice(0, 100), p: props(b, false) });
       else if (name === 'identify') push({ t: 'id', p: props(a, true) });
-      else if (name === 'consent') {
+      else if (__CONVERSION__ && name === 'conversion') {
+        // { value: 349.90, order_id: 'PED-123' }: value in BRL; the collector counts a repeated order_id once.
+        const c = (a || {}) as { value?: unknown; order_id?: unknown };
+        const v = typeof c.value === 'string' ? Number(c.value.replace(',', '.')) : Number(c.value);
+        if (Number.isFinite(v) && v >= 0 && v <= 1e9) {
+          const o = c.order_id == null ? '' : String(c.order_id).trim().slice(0, 100);
+          push(o ? { t: 'cv', v: Math.round(v * 100) / 100, o } : { t: 'cv', v: Math.round(v * 100) / 100 });
+        }
+      } else if (name === 'consent') {
         granted = a === true;
         if (granted) {
           flush();

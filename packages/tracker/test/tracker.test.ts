@@ -64,6 +64,21 @@ describe('the tracker', () => {
     expect(page.beacons[0]!.body.e[0]).not.toHaveProperty('r');
   });
 
+  it('1.3.0 sends conversions with their value and order; earlier releases ignore the call', async () => {
+    const page = openPage(code['1.3.0']!, { queued: [['conversion', { value: 349.9, order_id: 'PED-123' }]] });
+    page.gero('conversion', { value: '59,90' });
+    page.gero('conversion', { value: 'grátis', order_id: 'PED-9' });
+    page.gero('conversion', { value: -1 });
+    await sleep(BATCH_WAIT);
+    expect(page.beacons[0]!.body.e.slice(1)).toEqual([
+      { t: 'cv', v: 349.9, o: 'PED-123', ts: expect.any(Number) },
+      { t: 'cv', v: 59.9, ts: expect.any(Number) },
+    ]);
+    const older = openPage(code['1.2.0']!, { queued: [['conversion', { value: 10, order_id: 'PED-1' }]] });
+    await sleep(BATCH_WAIT);
+    expect(older.beacons[0]!.body.e.map((e: { t: string }) => e.t)).toEqual(['pv']);
+  });
+
   it('batches events and identification, queued before and after the tracker arrives', async () => {
     const page = openPage(code[LATEST]!, {
       queued: [['event', 'carrinho', { produto: 'Tênis', valor: 199.9, novo: true, ignorado: { a: 1 } }]],
