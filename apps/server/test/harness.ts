@@ -31,7 +31,7 @@ export class TestClock implements Clock {
 }
 
 /** A fresh copy of the migrated template database, of the kind this project runs on. */
-async function freshDatabase(): Promise<Database> {
+export async function freshDatabase(): Promise<Database> {
   if (inject('dbKind') === 'pglite') {
     const dump = readFileSync(inject('pgliteDump'));
     return fromPglite(await PGlite.create({ loadDataDir: new Blob([dump]) }));
