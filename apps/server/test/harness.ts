@@ -87,14 +87,14 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  deps: Pick<AppDeps, 'engine' | 'database'> = {},
+  deps: Pick<AppDeps, 'engine' | 'database' | 'migrate'> = {},
 ): Promise<TestApp> {
   const clock = new TestClock();
   const ownSpool = 'collectSpool' in overrides ? undefined : mkdtempSync(path.join(tmpdir(), 'impeto-spool-'));
   const app = await buildApp(testConfig({ collectSpool: ownSpool, ...overrides }), {
     database: deps.database ?? (await freshDatabase()),
     clock,
-    migrate: false,
+    migrate: deps.migrate ?? false,
     engine: { work: false, pushCa: pushServiceCert, ...deps.engine },
   });
   await app.ready();
