@@ -52,8 +52,10 @@ const tree = path.join(work, 'tree');
 const cleanups: (() => void | Promise<void>)[] = [
   () => {
     try {
-      execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: root, stdio: 'ignore' });
-    } catch {}
+      if (existsSync(tree)) execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: root, stdio: 'pipe' });
+    } catch (err) {
+      log(`não removi a worktree ${tree}: ${(err as { stderr?: Buffer }).stderr?.toString().trim()}`);
+    }
     rmSync(work, { recursive: true, force: true });
   },
 ];
