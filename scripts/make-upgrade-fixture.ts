@@ -508,6 +508,10 @@ async function run(kind: 'pglite' | 'postgres', secret: string, push: Awaited<Re
     );
   };
   let server = startOldServer(env);
+  // A failure halfway leaves no older server running.
+  cleanups.unshift(() => {
+    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+  });
   await waitUp(server);
   log(`${kind}: servidor antigo em ${base}; preenchendo pela API e pelo coletor`);
   const written = await fill(base, push);
