@@ -1,11 +1,14 @@
 // The tracker: first-party visitor id, page views, events, identification and the web push opt-in, sent as
 // text/plain beacons to the collector (DESIGN.md §11, 'The collector's wire'; packages/tracker/README.md).
-// Releases with `onsite` also show on-site messages (src/onsite.ts), which the others do not bundle.
-import { poll, render, startOnsite } from './onsite.ts';
+// Releases with `onsite` also show on-site messages (src/onsite.ts), which the others do not bundle. Releases with
+// `dcm` hand the GCD injector (src/dcm.ts, its own chunk, loaded by the loader only for domains with GCD items) what
+// it needs: `__gero.t` (below), and `__gero.dcm(t)` is called once sending is allowed.
+import { poll, render, show, startOnsite } from './onsite.ts';
 
 declare const __VERSION__: string;
 declare const __SPA__: boolean;
 declare const __ONSITE__: boolean;
+declare const __DCM__: boolean;
 
 interface Cfg {
   id: string;
@@ -29,7 +32,10 @@ const K_REFUSED = '_gero_no';
 
 (() => {
   try {
-    const w = window as unknown as { gero?: Gero; __gero?: { base: string; cfg: Cfg } };
+    const w = window as unknown as {
+      gero?: Gero;
+      __gero?: { base: string; cfg: Cfg; t?: unknown; dcm?: (t: unknown) => void };
+    };
     const state = w.__gero;
     if (!state || w.gero?.v) return;
     const cfg = state.cfg;
@@ -125,9 +131,11 @@ const K_REFUSED = '_gero_no';
       send();
     });
 
+    const listeners: ((event: Ev) => void)[] = [];
     const push = (event: Ev) => {
       if (granted === false) return false;
       event.ts = Date.now();
+      if (__DCM__) for (const fn of listeners) safe(fn)(event);
       queue.push(event);
       if (queue.length > HELD_EVENTS) queue.shift();
       if (allowed()) {
@@ -236,6 +244,29 @@ const K_REFUSED = '_gero_no';
       }
     };
 
+    // The GCD injector starts once sending is allowed (init, consent), like the on-site poll.
+    const startDcm = () => {
+      if (__DCM__ && allowed()) safe(() => state.dcm?.(state.t))();
+    };
+    if (__DCM__)
+      state.t = {
+        base: state.base,
+        cfg,
+        url,
+        visitor,
+        allowed,
+        report: (event: Ev, now?: boolean) => {
+          push(event);
+          if (now) flush();
+        },
+        listen: (fn: (event: Ev) => void) => listeners.push(fn),
+        show,
+        optin: (chosen: string) => {
+          model = chosen === 'topbox' ? 'topbox' : 'default';
+          startOptin();
+        },
+      };
+
     const handle = (name: unknown, a?: unknown, b?: unknown) => {
       if (name === 'init') {
         if (started) return;
@@ -244,6 +275,7 @@ const K_REFUSED = '_gero_no';
         pageview();
         startOptin();
         if (__ONSITE__) poll();
+        startDcm();
       } else if (name === 'event') push({ t: 'ev', c: String(a).slice(0, 100), p: props(b, false) });
       else if (name === 'identify') push({ t: 'id', p: props(a, true) });
       else if (name === 'consent') {
@@ -252,6 +284,7 @@ const K_REFUSED = '_gero_no';
           flush();
           startOptin();
           if (__ONSITE__) poll();
+          startDcm();
         } else {
           queue.length = 0;
           clearTimeout(timer);
