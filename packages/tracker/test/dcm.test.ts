@@ -281,7 +281,7 @@ describe('the built injector agrees with the shared filter predicates', () => {
     const expected = cases.map((c) => filterTest(c.f)(c.a));
     // Both answers occur, so a chunk that always or never places would fail.
     expect(new Set(expected)).toEqual(new Set([true, false]));
-    const always = { k: 'always', op: '', v: [], d: 0 } as const;
+    const always: DcmRule['g'] = { k: 'always', op: '', v: [], d: 0 };
     const pages = cases.map((c) =>
       open([rule({ f: c.f, g: always })], { profile: c.a, body: '<div id="promo"></div>' }),
     );

@@ -129,7 +129,12 @@ describe('domains', () => {
 
   it('lists the tag versions that exist and changes both versions', async () => {
     const gero = await call(t.app, 'GET', '/api/gero/version/list', undefined, owner.token);
-    expect(gero.body.data).toEqual([{ version: '1.0.0' }, { version: '1.1.0' }, { version: '1.2.0' }, { version: '1.4.0' }]);
+    expect(gero.body.data).toEqual([
+      { version: '1.0.0' },
+      { version: '1.1.0' },
+      { version: '1.2.0' },
+      { version: '1.4.0' },
+    ]);
     const cnsw = await call(t.app, 'GET', '/api/cnsw/version/list', undefined, owner.token);
     expect(cnsw.body.data).toEqual([{ version: '1.0.0' }]);
 

@@ -100,7 +100,7 @@ export function tagRoutes(ctx: AppContext) {
       },
       async (req, reply) => {
         const row = await findByGeroId(ctx, req.params.gero_id);
-        if (!row || row.status !== 'Active') throw tagNotFound();
+        if (row?.status !== 'Active') throw tagNotFound();
         const { rev, rules } = await rulesFor(ctx, { uuid: row.uuid, geroValidate: row.geroValidate });
         return reply
           .header('cache-control', rev && req.query.r === rev ? IMMUTABLE : NO_CACHE)
