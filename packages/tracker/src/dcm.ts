@@ -22,7 +22,7 @@ interface Hook {
   report(event: Ev, now?: boolean): void;
   listen(fn: (event: Ev) => void): void;
   show(m: object, own: (t: 'viewed' | 'clicked') => void): HTMLElement | undefined;
-  optin(model: string): void;
+  optin(model: string, texts?: { title?: string; message?: string }): void;
 }
 type Gero = { t?: Hook; dcm?: (t: Hook) => void };
 
@@ -140,7 +140,7 @@ const insert = (rule: DcmRule, target: Element) => {
     const host = hook.show({ d: `dcm-${rule.id}`, ...rule.tpl }, (t) => report(rule, t));
     remove = () => host?.remove();
   } else if (rule.kind === 'optin') {
-    hook.optin(rule.optin || 'default');
+    hook.optin(rule.optin || 'default', rule.texts);
     report(rule, 'viewed');
   }
   if (rule.to) setTimeout(remove, rule.to * 1000);

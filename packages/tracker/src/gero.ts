@@ -70,6 +70,8 @@ const K_REFUSED = '_gero_no';
     let vid = '';
     let model = '';
     let optinStarted = false;
+    // A GCD opt-in item may give the Topbox its own title and message.
+    let topboxTexts: { title?: string; message?: string } | undefined;
     const allowed = () => started && (granted === true || (granted === undefined && !required));
 
     // Created on the first send, so a visitor who never consents gets no stored id.
@@ -197,6 +199,11 @@ const K_REFUSED = '_gero_no';
         root.innerHTML =
           '<style>:host{all:initial}div{position:fixed;top:16px;left:50%;transform:translateX(-50%);z-index:2147483647;box-sizing:border-box;width:min(380px,calc(100% - 32px));padding:16px;background:#fff;color:#222;border-radius:10px;box-shadow:0 6px 28px rgba(0,0,0,.22);font:14px/1.4 system-ui,sans-serif}b{display:block;font-size:16px}p{margin:6px 0 14px}nav{text-align:right}button{font:inherit;padding:8px 14px;margin-left:8px;border:0;border-radius:6px;cursor:pointer;background:none;color:#444}button+button{background:#1a73e8;color:#fff}</style>' +
           '<div role="dialog" aria-labelledby="t"><b id="t">Receba nossas novidades</b><p>Quer ser avisado sobre ofertas e novidades deste site?</p><nav><button>Agora não</button><button>Permitir</button></nav></div>';
+        if (__DCM__ && topboxTexts) {
+          const [title, message] = [root.querySelector('b'), root.querySelector('p')];
+          if (title && topboxTexts.title) title.textContent = topboxTexts.title;
+          if (message && topboxTexts.message) message.textContent = topboxTexts.message;
+        }
         const [later, yes] = root.querySelectorAll('button');
         if (!later || !yes) return;
         later.onclick = safe(() => {
@@ -261,7 +268,8 @@ const K_REFUSED = '_gero_no';
         },
         listen: (fn: (event: Ev) => void) => listeners.push(fn),
         show,
-        optin: (chosen: string) => {
+        optin: (chosen: string, texts?: { title?: string; message?: string }) => {
+          topboxTexts = texts;
           model = chosen === 'topbox' ? 'topbox' : 'default';
           startOptin();
         },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DcmRule } from '../../shared/src/dcm/dcm-rule.ts';
 import { filterTest, type WireCondition } from '../../shared/src/filter/predicate.ts';
-import { BASE, buildTag, COLLECT, closePages, openPage, type PageOptions, sleep } from './harness.ts';
+import { BASE, buildTag, COLLECT, closePages, fakePush, openPage, type PageOptions, sleep } from './harness.ts';
 
 let tag: ReturnType<typeof buildTag>;
 let tracker = '';
@@ -205,6 +205,25 @@ describe('the GCD injector', () => {
     expect(host.shadowRoot?.textContent).toContain('Frete grátis');
     expect(dcmReports(page).map((e) => e.k)).toEqual(['viewed']);
     expect(page.events().some((e) => e.t === 'viewed')).toBe(false);
+  });
+
+  it('asks for the push opt-in with the item’s Topbox texts', async () => {
+    const page = open(
+      [
+        rule({
+          kind: 'optin',
+          sel: 'body',
+          optin: 'topbox',
+          texts: { title: 'Fique por dentro', message: 'Avisamos das ofertas.' },
+        }),
+      ],
+      { setup: (w) => fakePush(w, { permission: 'default' }) },
+    );
+    await sleep(200);
+    const box = page.doc.querySelector('gero-optin') as HTMLElement;
+    expect(box.shadowRoot?.querySelector('b')?.textContent).toBe('Fique por dentro');
+    expect(box.shadowRoot?.querySelector('p')?.textContent).toBe('Avisamos das ofertas.');
+    expect(box.shadowRoot?.textContent).toContain('Permitir');
   });
 
   it('reports a selector that matches nothing for 10 s, with the page', { timeout: 20_000 }, async () => {

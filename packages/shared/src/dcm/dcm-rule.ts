@@ -44,7 +44,9 @@ export interface DcmRule {
   /** At most this many showings per visitor (recurrence); absent: no limit. */
   n?: number;
   optin?: 'default' | 'topbox';
-  /** An on-site message (packages/tracker/src/onsite.ts): notification_box, topbar or alert_box. */
+  /** The Topbox's title and message when the item gives them (else the tag's own). */
+  texts?: { title?: string; message?: string };
+  /** An on-site message (packages/tracker/src/onsite.ts): alert → alert_box, topbar → topbar, image → notification_box. */
   tpl?: { type: string; mode?: string; props: Record<string, string> };
 }
 

@@ -15,10 +15,12 @@ import { wireFilter } from '../persons/filter/compile-filter.ts';
  * validated when saved; an item whose blocks no longer make a rule (a recurrence trigger, the notification
  * dispatcher, which the engine sends, a finish date in the past) gives none.
  *
- * CELL_DCM values read here: htmlElement, tagBehavior, containHtmlElement, containText, customHtml, customCss,
- * customJs, timeout, recurrence (spec doc 2 §3.5, READINGS A-44), and the manager's choice of what to place:
- * dispatcher_type 'html' (default) | 'optin' | 'template' | 'notification'; optin_model 'default' | 'topbox';
- * template 'alert' | 'topbar' | 'image' with webview_props (spec doc 2 §3.6) and webview_mode.
+ * CELL_DCM values read here (the shared CELL_DCM validation): htmlElement, tagBehavior, containHtmlElement,
+ * containText, customHtml, customCss, customJs, timeout, recurrence (spec doc 2 §3.5, READINGS A-44), and what the
+ * manager chose to place, dispatcher_type: 'custom' (default; the HTML/CSS/JS), 'template' (template alert | topbar
+ * | image with the notification fields title, message, image, redirect_uri, drawn by the tag's on-site renderer the
+ * way the manager's preview draws them), 'optin' (optin default | topbox, the Topbox with the item's title and
+ * message) or 'notification' (the manager's notification dispatcher: the engine sends it as a web push).
  */
 
 export interface DcmItemRow {
@@ -30,7 +32,29 @@ export interface DcmItemRow {
 
 type Block = { type: string; regex?: boolean; values?: Record<string, unknown>[] };
 
-const TEMPLATE_TYPES: Record<string, string> = { alert: 'alert_box', topbar: 'topbar', image: 'notification_box' };
+/** A template as the on-site renderer's message, drawn as the manager's preview draws it. */
+function templateMessage(x: Record<string, unknown>): DcmRule['tpl'] | null {
+  const title = text(x.title);
+  const message = text(x.message);
+  const link = text(x.redirect_uri);
+  const cta = link ? 'Saiba mais' : '';
+  const both = [title, message].filter(Boolean).join(' — ');
+  if (x.template === 'alert') return { type: 'alert_box', props: { alertContent: both, alertPosition: 'topRight' } };
+  if (x.template === 'topbar')
+    return { type: 'topbar', props: { topbarContent: both, topbarBtnText: cta, topbarBtnUrl: link } };
+  if (x.template === 'image' && text(x.image))
+    return {
+      type: 'notification_box',
+      props: {
+        notificationImage: text(x.image),
+        notificationTitle: title,
+        notificationContent: message,
+        notificationButtonText: cta,
+        notificationButtonUrl: link,
+      },
+    };
+  return null;
+}
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 /** timeout / recurrence: empty or a non-negative integer (READINGS A-44); 0 and empty mean "no limit". */
@@ -72,7 +96,7 @@ export function toDcmRule(row: DcmItemRow, verified: boolean, now: Date): DcmRul
   if (typeof finish === 'string' && new Date(finish) <= now) return null;
   const x = find('dispatcher')?.values?.[0];
   if (x?.filter !== 'CELL_DCM') return null;
-  const chosen = text(x.dispatcher_type) || (x.optin_model ? 'optin' : x.template ? 'template' : 'html');
+  const chosen = text(x.dispatcher_type) || 'custom';
   if (chosen === 'notification') return null;
   const g = trigger(find('trigger'));
   if (!g) return null;
@@ -99,21 +123,18 @@ export function toDcmRule(row: DcmItemRow, verified: boolean, now: Date): DcmRul
 
   if (chosen === 'optin') {
     rule.kind = 'optin';
-    rule.optin = x.optin_model === 'topbox' ? 'topbox' : 'default';
+    rule.optin = x.optin === 'topbox' ? 'topbox' : 'default';
+    if (text(x.title) || text(x.message)) rule.texts = { title: text(x.title), message: text(x.message) };
     return rule;
   }
   if (chosen === 'template') {
-    const type =
-      TEMPLATE_TYPES[text(x.template)] ??
-      (Object.values(TEMPLATE_TYPES).includes(text(x.template)) ? text(x.template) : '');
-    if (!type) return null;
-    const props: Record<string, string> = {};
-    if (x.webview_props && typeof x.webview_props === 'object')
-      for (const [k, v] of Object.entries(x.webview_props)) if (typeof v === 'string') props[k] = v;
+    const tpl = templateMessage(x);
+    if (!tpl) return null;
     rule.kind = 'template';
-    rule.tpl = { type, props, ...(text(x.webview_mode) && { mode: text(x.webview_mode) }) };
+    rule.tpl = tpl;
     return rule;
   }
+  if (chosen !== 'custom' && chosen !== 'html') return null;
   if (!sel) return null;
   rule.at = (DCM_BEHAVIORS as readonly string[]).includes(text(x.tagBehavior))
     ? (text(x.tagBehavior) as DcmRule['at'])

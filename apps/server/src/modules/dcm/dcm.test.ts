@@ -44,6 +44,7 @@ const htmlBlock = (over: Record<string, unknown> = {}) => ({
   values: [
     {
       filter: 'CELL_DCM',
+      dispatcher_type: 'custom',
       htmlElement: '#promo',
       tagBehavior: 'afterbegin',
       containHtmlElement: '',
@@ -173,35 +174,56 @@ describe('rules to the tag', () => {
     expect((await rulesOf(d)).rules).toEqual([]);
   });
 
-  it('opt-in and template items become rules for the tag’s own renderers', async () => {
+  it('opt-in and template items become rules for the tag’s own renderers, drawn as the manager previews them', async () => {
     const d = await newDomain();
-    const optin = (
-      await createItem(d, 'Opt-in', [
-        blocks.pageviewContaining('/'),
-        { type: 'dispatcher', values: [{ filter: 'CELL_DCM', dispatcher_type: 'optin', optin_model: 'topbox' }] },
-      ])
-    ).body.data;
-    const alert = (
-      await createItem(d, 'Alerta', [
-        blocks.pageviewContaining('/'),
-        {
-          type: 'dispatcher',
-          values: [
-            {
-              filter: 'CELL_DCM',
-              dispatcher_type: 'template',
-              template: 'alert',
-              webview_props: { alertContent: 'Só hoje' },
-            },
-          ],
-        },
-      ])
-    ).body.data;
-    const rules = (await rulesOf(d)).rules;
-    expect(rules.find((r) => r.id === optin.uuid)).toMatchObject({ kind: 'optin', optin: 'topbox' });
-    expect(rules.find((r) => r.id === alert.uuid)).toMatchObject({
-      kind: 'template',
-      tpl: { type: 'alert_box', props: { alertContent: 'Só hoje' } },
+    const dispatcher = (values: Record<string, unknown>) => ({
+      type: 'dispatcher',
+      values: [{ filter: 'CELL_DCM', htmlElement: 'body', tagBehavior: 'beforeend', ...values }],
+    });
+    const made = async (title: string, values: Record<string, unknown>) =>
+      (await createItem(d, title, [blocks.pageviewContaining('/'), dispatcher(values)])).body.data.uuid as string;
+    const optin = await made('Opt-in', {
+      dispatcher_type: 'optin',
+      optin: 'topbox',
+      title: 'Fique por dentro',
+      message: 'Avisamos das ofertas.',
+    });
+    const alert = await made('Alerta', {
+      dispatcher_type: 'template',
+      template: 'alert',
+      title: 'Só hoje',
+      message: 'Frete grátis',
+    });
+    const topbar = await made('Barra', {
+      dispatcher_type: 'template',
+      template: 'topbar',
+      message: 'Black Friday',
+      redirect_uri: `${d.root}/ofertas`,
+    });
+    const image = await made('Imagem', {
+      dispatcher_type: 'template',
+      template: 'image',
+      title: 'Coleção',
+      image: `${d.root}/banner.png`,
+    });
+    const rules = new Map((await rulesOf(d)).rules.map((r) => [r.id, r]));
+    expect(rules.get(optin)).toMatchObject({
+      kind: 'optin',
+      optin: 'topbox',
+      sel: 'body',
+      texts: { title: 'Fique por dentro', message: 'Avisamos das ofertas.' },
+    });
+    expect(rules.get(alert)?.tpl).toEqual({
+      type: 'alert_box',
+      props: { alertContent: 'Só hoje — Frete grátis', alertPosition: 'topRight' },
+    });
+    expect(rules.get(topbar)?.tpl).toEqual({
+      type: 'topbar',
+      props: { topbarContent: 'Black Friday', topbarBtnText: 'Saiba mais', topbarBtnUrl: `${d.root}/ofertas` },
+    });
+    expect(rules.get(image)?.tpl).toMatchObject({
+      type: 'notification_box',
+      props: { notificationImage: `${d.root}/banner.png`, notificationTitle: 'Coleção', notificationButtonText: '' },
     });
   });
 
