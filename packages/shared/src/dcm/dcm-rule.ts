@@ -3,8 +3,6 @@ import type { WireCondition } from '../filter/predicate.ts';
 // What the tag's GCD injector receives for each active GCD item of its domain (GET /t/dcm/<gero_id>), built by
 // apps/server/src/modules/dcm/dcm.rules.ts from the item's blocks, and what the list API adds to each GCD item.
 
-export const DCM_BEHAVIORS = ['beforeend', 'afterbegin', 'replace'] as const;
-
 export interface DcmTrigger {
   /** pageview: the page address against `v`; events: a gero('event') of a category in `c`; always: every page. */
   k: 'pageview' | 'events' | 'always';
@@ -29,7 +27,7 @@ export interface DcmRule {
   kind: 'html' | 'optin' | 'template';
   /** htmlElement: where to insert (html), or what the page must have (optin, template). */
   sel?: string;
-  at?: (typeof DCM_BEHAVIORS)[number];
+  at?: 'beforeend' | 'afterbegin' | 'replace';
   /** containHtmlElement / containText (READINGS A-44): the page must have the element and contain the text. */
   ce?: string;
   ct?: string;

@@ -15,7 +15,6 @@ import { AppError } from '../../lib/errors.ts';
 import { createGeo, type Geo, geoFromHeaders } from '../../lib/geo.ts';
 import { isPrivateAddress } from '../../lib/safe-fetch.ts';
 import { type DeviceInfo, isBotAgent, parseUserAgent } from '../../lib/user-agent.ts';
-import { visitorProfile } from '../dcm/dcm.service.ts';
 import { type Ingestor, requestAttributes } from './ingest.ts';
 
 let sharedGeo: Geo | undefined;
@@ -228,7 +227,7 @@ export function collectRoutes(
         },
         language: parsed.data.l ?? request.headers['accept-language']?.split(',')[0],
       });
-      const a = await visitorProfile(ctx, target, parsed.data.vid, fromRequest);
+      const a = await ctx.dcm.visitorProfile(target, parsed.data.vid, fromRequest);
       return reply.send({ a });
     });
 

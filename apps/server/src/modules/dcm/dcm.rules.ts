@@ -1,5 +1,4 @@
 import {
-  DCM_BEHAVIORS,
   type DcmRule,
   type DcmTrigger,
   type FilterBlock,
@@ -136,7 +135,7 @@ export function toDcmRule(row: DcmItemRow, verified: boolean, now: Date): DcmRul
   }
   if (chosen !== 'custom' && chosen !== 'html') return null;
   if (!sel) return null;
-  rule.at = (DCM_BEHAVIORS as readonly string[]).includes(text(x.tagBehavior))
+  rule.at = ['beforeend', 'afterbegin', 'replace'].includes(text(x.tagBehavior))
     ? (text(x.tagBehavior) as DcmRule['at'])
     : 'beforeend';
   if (text(x.customHtml)) rule.html = x.customHtml as string;

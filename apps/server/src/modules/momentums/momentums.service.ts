@@ -10,7 +10,6 @@ import type { Principal } from '../../lib/auth-guard.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { requireCompanyDomain } from '../../lib/tenancy.ts';
-import { NO_STATS, statsByItem } from '../dcm/dcm.service.ts';
 import * as q from './momentums.queries.ts';
 
 type Block = { type: string; values?: { filter?: string; value?: unknown }[] };
@@ -88,14 +87,14 @@ export async function listForDomain(ctx: AppContext, principal: Principal, domai
   const [rows, counts, dcm] = await Promise.all([
     q.listMomentums(ctx.db, principal.companyUuid, domainUuid, type),
     q.deliveryCounts(ctx.db, principal.companyUuid, domainUuid),
-    type === 'dcm' ? statsByItem(ctx, principal.companyUuid, domainUuid) : undefined,
+    type === 'dcm' ? ctx.dcm.stats(principal.companyUuid, domainUuid) : undefined,
   ]);
   const byMomentum = new Map(counts.map(({ momentum_uuid, ...c }) => [momentum_uuid, c]));
   const none = { waiting: 0, sent: 0, viewed: 0, clicked: 0, failed: 0 };
   return rows.map((row) => ({
     ...toMomentumItem(row),
     deliveries: byMomentum.get(row.uuid) ?? none,
-    ...(dcm && { dcm_stats: dcm.get(row.uuid) ?? NO_STATS }),
+    ...(dcm && { dcm_stats: dcm.get(row.uuid) ?? { shown: 0, clicked: 0, missing: null } }),
   }));
 }
 

@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { domains } from '../../db/schema.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
-import { revisionOf, rulesFor } from '../dcm/dcm.service.ts';
 
 const NO_CACHE = 'no-cache';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -63,7 +62,7 @@ export function tagRoutes(ctx: AppContext) {
         // The GCD injector is a separate chunk: only domains with active GCD items, on a version that has it, load it.
         const dcm =
           row.status === 'Active' && ctx.tag.dcm.includes(row.geroVersion)
-            ? await revisionOf(ctx, { uuid: row.uuid, geroValidate: row.geroValidate })
+            ? await ctx.dcm.revision({ uuid: row.uuid, geroValidate: row.geroValidate })
             : null;
         return reply
           .header('cache-control', NO_CACHE)
@@ -101,7 +100,7 @@ export function tagRoutes(ctx: AppContext) {
       async (req, reply) => {
         const row = await findByGeroId(ctx, req.params.gero_id);
         if (row?.status !== 'Active') throw tagNotFound();
-        const { rev, rules } = await rulesFor(ctx, { uuid: row.uuid, geroValidate: row.geroValidate });
+        const { rev, rules } = await ctx.dcm.rules({ uuid: row.uuid, geroValidate: row.geroValidate });
         return reply
           .header('cache-control', rev && req.query.r === rev ? IMMUTABLE : NO_CACHE)
           .header('access-control-allow-origin', '*')
