@@ -131,6 +131,28 @@ describe('the GCD injector', () => {
     expect(otherPage.doc.querySelector('.cupom')).toBeNull();
   });
 
+  it('places only inside the worktime, read in the company’s time zone', async () => {
+    const now = new Date();
+    const local = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/Sao_Paulo',
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(now);
+    const part = (t: string) => local.find((p) => p.type === t)!.value;
+    const today = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(part('weekday'));
+    const minute = Number(part('hour')) * 60 + Number(part('minute'));
+    const tz = 'America/Sao_Paulo';
+    const openNow = open([rule({ w: { d: [today], s: 0, e: 0, tz } })]);
+    const otherDay = open([rule({ w: { d: [(today + 3) % 7], s: 0, e: 0, tz } })]);
+    const later = open([rule({ w: { d: [today], s: Math.min(minute + 60, 1439), e: 1440 - 1, tz } })]);
+    await sleep(100);
+    expect(openNow.doc.querySelector('.cupom')).not.toBeNull();
+    expect(otherDay.doc.querySelector('.cupom')).toBeNull();
+    if (minute + 60 < 1439) expect(later.doc.querySelector('.cupom')).toBeNull();
+  });
+
   it('reads the current page into visited.url and a first visit as origin direct', async () => {
     const visited: WireCondition[] = [
       { k: 'visited.url', kind: 'list', op: 'contain', v: ['loja.example/produtos'] },

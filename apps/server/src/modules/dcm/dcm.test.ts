@@ -381,6 +381,8 @@ describe('the notification dispatcher', () => {
           {
             filter: 'CELL_DCM',
             dispatcher_type: 'notification',
+            htmlElement: 'body',
+            tagBehavior: 'beforeend',
             name: 'Frete',
             title: 'Frete grátis',
             message: 'Só hoje, no carrinho todo.',
