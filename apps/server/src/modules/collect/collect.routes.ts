@@ -13,7 +13,7 @@ import type { Engine } from '../../engine/engine.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { createGeo, type Geo, geoFromHeaders } from '../../lib/geo.ts';
-import { isPrivateAddress } from '../../lib/safe-fetch.ts';
+import { isPrivateAddress } from '../../lib/safe-agent.ts';
 import { type DeviceInfo, isBotAgent, parseUserAgent } from '../../lib/user-agent.ts';
 import type { Ingestor } from './ingest.ts';
 import { isStorable, mayHoldUnstorable, storableEvent, storableText } from './storable-text.ts';
@@ -48,13 +48,22 @@ export function isOriginAllowed(origin: string | undefined, root: URL) {
   return o.hostname.endsWith(`.${root.hostname}`) && (root.port === '' || o.port === root.port);
 }
 
-/** Push endpoints must be https on a public host, so the engine never posts to our own network (SSRF). */
+/** Names that never belong to a public push service: one label, or a suffix reserved for local networks. */
+const LOCAL_NAME = /^[^.]+$|\.(?:localhost|local|internal|intranet|lan|home\.arpa)$/;
+
+/**
+ * Push endpoints must be https on a public host, so the engine never posts to our own network (SSRF). This is the
+ * cheap check by the text at opt-in; the engine checks every DNS answer when it connects (lib/safe-agent.ts).
+ */
 export function isPublicPushEndpoint(endpoint: string, allowPrivate: boolean) {
   if (allowPrivate) return true;
   const url = new URL(endpoint);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (url.protocol !== 'https:' || host === 'localhost' || host.endsWith('.localhost')) return false;
-  return !/^[\d.]+$|:/.test(host) || !isPrivateAddress(host);
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
+  if (url.protocol !== 'https:') return false;
+  return /^[\d.]+$|:/.test(host) ? !isPrivateAddress(host) : !LOCAL_NAME.test(host);
 }
 
 const identifier = z.string().min(1).max(64).refine(isStorable);
