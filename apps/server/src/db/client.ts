@@ -38,9 +38,11 @@ export function fromPglite(pglite: PGlite): Database {
 
 export function fromPostgres(connectionString: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString, max });
-  // An idle connection dropped by the server (a restart, a failover) is only removed from the pool; the next query
-  // opens a new one. Without a listener the pool's 'error' event would end the process.
+  // A connection dropped by the server (a restart, a failover) must not end the process: idle, the pool removes it
+  // (its 'error' event); checked out between two statements of a transaction (no listener of the pool's then), the
+  // next statement fails and the client, no longer queryable, is removed when released. A new one opens on demand.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     kind: 'postgres',

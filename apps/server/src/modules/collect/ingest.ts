@@ -186,6 +186,7 @@ export function createIngestor(
   let closing = false;
   let outageSince: number | undefined;
   let outages = 0;
+  const lastOutageSeconds = 0;
 
   const schedule = () => {
     if (timer) return;
@@ -919,8 +920,8 @@ export function createIngestor(
     stored: () => stored,
     /** Events of requests the database refused, kept in the spool's quarantine folder instead. */
     quarantined: () => quarantined,
-    /** Times the database went away (a restart) while batches waited, and whether it is away now. */
-    outages: () => ({ count: outages, away: outageSince !== undefined }),
+    /** Times the database went away (a restart) while batches waited, whether it is away now, the last one's length. */
+    outages: () => ({ count: outages, away: outageSince !== undefined, lastSeconds: lastOutageSeconds }),
   };
 }
 export type Ingestor = ReturnType<typeof createIngestor>;
