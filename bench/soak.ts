@@ -263,8 +263,15 @@ async function main() {
   await db.connect();
   const inDatabase = Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n);
   await db.end();
-  await server.ask('stop', 'stopped', 60_000);
+  const stopped = await server.ask('stop', 'stopped', 120_000);
   if (server.child.exitCode === null) server.child.kill('SIGKILL');
+  if (!stopped) {
+    // The server did not clean up in time: drop its scratch database here.
+    const cleanup = new pg.Client({ connectionString: DATABASE_URL });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${new URL(ready.databaseUrl).pathname.slice(1)} WITH (FORCE)`);
+    await cleanup.end();
+  }
   const logFile = path.join(os.tmpdir(), `impeto-soak-${process.pid}.log`);
   writeFileSync(logFile, `${server.log.join('\n')}\n`);
   console.log(`server log (warn and above): ${logFile}`);

@@ -95,6 +95,31 @@ describe.skipIf(inject('dbKind') === 'postgres')('the web push adapter without A
     }
   });
 
+  it('refuses a name when any of its DNS answers is private, even after a public one (rebinding)', async () => {
+    const mixed: LookupFunction = (_hostname, options, callback) => {
+      const answers = [
+        { address: '200.160.2.3', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ];
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: typeof answers) => void)(null, answers);
+      callback(null, '200.160.2.3', 4);
+    };
+    const adapter = createWebPushAdapter({
+      subject: 'mailto:push@impeto.test',
+      allowPrivate: false,
+      resolve: mixed,
+      encryptThreads: 0,
+    });
+    try {
+      const result = await adapter.send(delivery(`https://push.misto.com.br:${port}/push/x`));
+      expect(result).toMatchObject({ ok: false, transient: false, reason: expect.stringMatching(REFUSED) });
+      expect(connections).toBe(0);
+    } finally {
+      await adapter.close?.();
+    }
+  });
+
   it('with ALLOW_PRIVATE_FETCH=1 the same endpoint is connected to (the local test peers)', async () => {
     const adapter = createWebPushAdapter({
       subject: 'mailto:push@impeto.test',

@@ -186,7 +186,7 @@ export function createIngestor(
   let closing = false;
   let outageSince: number | undefined;
   let outages = 0;
-  const lastOutageSeconds = 0;
+  let lastOutageSeconds = 0;
 
   const schedule = () => {
     if (timer) return;
@@ -287,11 +287,9 @@ export function createIngestor(
       try {
         const value = await ctx.db.transaction((tx) => work(tx as unknown as Db));
         if (outageSince !== undefined) {
-          ctx.log.info(
-            { seconds: (Date.now() - outageSince) / 1000 },
-            'coletor: banco de volta; gravando o que esperou',
-          );
+          lastOutageSeconds = (Date.now() - outageSince) / 1000;
           outageSince = undefined;
+          ctx.log.warn({ seconds: lastOutageSeconds }, 'coletor: banco de volta; gravando o que esperou');
         }
         return { ok: true, value };
       } catch (err) {
