@@ -10,7 +10,7 @@
  *
  * Env: SOAK_SECONDS=600  SOAK_RATE=5000 (events/s)  SOAK_RESTART_AT (s, default half)  SOAK_CONNECTIONS=32
  *      SOAK_PG_CLUSTER=15/soak  SOAK_DATABASE_URL=postgres://postgres@127.0.0.1:5433/postgres
- *      SOAK_DRAIN_SECONDS=300  RESULTS=bench/RESULTS.md (0: print only)
+ *      SOAK_DRAIN_SECONDS=900  RESULTS=bench/RESULTS.md (0: print only)
  */
 import { execFile, execFileSync, fork } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ const RESTART_AT = Number(process.env.SOAK_RESTART_AT ?? SECONDS / 2);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 32);
 const CLUSTER = process.env.SOAK_PG_CLUSTER ?? '15/soak';
 const DATABASE_URL = process.env.SOAK_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5433/postgres';
-const DRAIN_SECONDS = Number(process.env.SOAK_DRAIN_SECONDS ?? 300);
+const DRAIN_SECONDS = Number(process.env.SOAK_DRAIN_SECONDS ?? 900);
 const RESULTS = process.env.RESULTS === '0' ? null : path.resolve(process.env.RESULTS ?? path.join(here, 'RESULTS.md'));
 const ORIGIN = 'https://bench.example.com.br';
 const VISITORS = 20_000;
@@ -289,6 +289,21 @@ async function main() {
   const sortedAll = Float64Array.from(all).sort();
   const windowMax = restartWindow.reduce((m, s) => Math.max(m, Number.isNaN(s.p99) ? 0 : s.p99), 0);
 
+  const storeRate = (from: number, to: number) => {
+    const w = timeline.filter((x) => x.t >= from && x.t <= to && !Number.isNaN(x.stored));
+    return w.length > 1 ? (w.at(-1)!.stored - w[0]!.stored) / (w.at(-1)!.t - w[0]!.t) : Number.NaN;
+  };
+  const rs = restart;
+  const rates = rs
+    ? {
+        before: storeRate(rs.at - 60, rs.at),
+        after: storeRate(rs.at + rs.seconds, rs.at + rs.seconds + 60),
+      }
+    : undefined;
+  // Storing stops while the database is away: the first second that stored nothing, then the first that did again.
+  const stallIndex = after.findIndex((x, i) => i > 0 && x.stored === after[i - 1]!.stored);
+  const firstStoreAfter =
+    stallIndex > 0 ? after.find((x, i) => i > stallIndex && x.stored > after[i - 1]!.stored) : undefined;
   const stored = stats?.stored ?? Number.NaN;
   const figures = {
     date: new Date().toISOString().slice(0, 10),
@@ -314,6 +329,9 @@ async function main() {
     outages: finalProgress?.outages,
     peak,
     recoveredAfter: recovered && restart ? recovered.t - restart.at : undefined,
+    rates,
+    storingAgainAfter: firstStoreAfter && rs ? firstStoreAfter.t - rs.at : undefined,
+    sustained: stored / (loadSeconds + drainSeconds),
     stalled,
     rssMb: stats?.rssMb,
     warnings: server.log.filter((l) => /"level":(40|50|60)/.test(l)),
@@ -353,6 +371,9 @@ function report(r: {
   outages?: { count: number; away: boolean; lastSeconds: number };
   peak: number;
   recoveredAfter?: number;
+  rates?: { before: number; after: number };
+  storingAgainAfter?: number;
+  sustained: number;
   stalled: number;
   rssMb?: number;
   warnings: string[];
@@ -375,7 +396,8 @@ function report(r: {
     `| ${f0(r.accepted)} | ${f0(r.stored)} | ${f0(r.inDatabase)} | ${f0(r.accepted - r.inDatabase)} | ${f0(r.quarantined)} | ${f0(r.eventRate)} events/s (${f0(r.requestRate)} req/s) over ${f0(r.loadSeconds)} s | ${f0(r.requests)} | ${non202.length ? non202.join(', ') : 'none'} | ${f0(r.errors)} |`,
     '',
     `- The restart: started at ${f1(r.restart?.at ?? Number.NaN)} s, \`pg_ctlcluster … restart\` took ${f1(r.restart?.seconds ?? Number.NaN)} s${r.restart?.ok ? '' : ` and FAILED: ${r.restart?.out}`}. The ingestor saw the database away ${r.outages?.count ?? 0} time(s), the last for ${f1(r.outages?.lastSeconds ?? 0)} s (first failed batch → first stored batch); ${r.stalled} one-second samples with nothing stored after the restart began.`,
-    `- Backlog (accepted − stored) peaked at ${f0(r.peak)} events and was back under two seconds of traffic ${r.recoveredAfter !== undefined ? `${f1(r.recoveredAfter)} s after the restart began` : '(not within the run)'}; the final drain after the load stopped took ${f1(r.drainSeconds)} s.`,
+    `- Storing: ${f0(r.rates?.before ?? Number.NaN)} events/s in the minute before the restart, ${f0(r.rates?.after ?? Number.NaN)} events/s in the minute after it ended; batches were stored again ${r.storingAgainAfter !== undefined ? `${f1(r.storingAgainAfter)} s after the restart began` : '(not seen)'}. Sustained over the whole run (stored ÷ (load + final drain)): ${f0(r.sustained)} events/s.`,
+    `- Backlog (accepted − stored, held in memory up to \`COLLECT_MEMORY_EVENTS\` and in the spool past it) peaked at ${f0(r.peak)} events after the restart and was back under two seconds of traffic ${r.recoveredAfter !== undefined ? `${f1(r.recoveredAfter)} s after the restart began` : 'only after the load stopped'}; the final drain took ${f1(r.drainSeconds)} s.`,
     `- Collect latency over the whole run: p50 ${f1(r.p50)} ms, p99 ${f1(r.p99)} ms, max ${f0(r.max)} ms; worst one-second p99 between the restart and the recovery ${f1(r.windowMax)} ms. Server RSS at the end ${f0(r.rssMb ?? Number.NaN)} MB.`,
     `- Server log lines at warn or above: ${messages.size ? [...messages].map(([m, n]) => `${n} × "${m}"`).join('; ') : 'none'}.`,
   ].join('\n');

@@ -85,7 +85,7 @@ const TRANSIENT_SQLSTATE = /^(?:08...|53...|57P0[123]|40001|40P01|55P03)$/;
 const driverError = (err: unknown) => {
   let e = err as { code?: unknown; cause?: unknown } | undefined;
   while (e && typeof e === 'object' && typeof e.code !== 'string' && e.cause) e = e.cause as typeof e;
-  return e as ({ code?: string; message?: string; detail?: string } & Error) | undefined;
+  return e as ({ code?: string; message?: string } & Error) | undefined;
 };
 
 /** An error that says the database is away or briefly in the way, not that it refuses the data: try again later. */
@@ -94,10 +94,13 @@ export function isTransientDbError(err: unknown) {
   return typeof code === 'string' && (NETWORK_CODES.has(code) || TRANSIENT_SQLSTATE.test(code));
 }
 
-/** What to log of a database error: its code and the driver's short message, never the query's parameters. */
-export function dbErrorReason(err: unknown): { code?: string; message: string; detail?: string } {
+/**
+ * What to log of a database error: its code and the driver's short message, never the query's parameters (nor the
+ * driver's `detail`, which quotes row values).
+ */
+export function dbErrorReason(err: unknown): { code?: string; message: string } {
   const e = driverError(err);
   const code = typeof e?.code === 'string' ? e.code : undefined;
   const message = !e ? String(err) : 'params' in e ? 'consulta recusada' : String(e.message);
-  return { ...(code ? { code } : {}), message: message.slice(0, 500), ...(e?.detail ? { detail: e.detail } : {}) };
+  return { ...(code ? { code } : {}), message: message.slice(0, 500) };
 }

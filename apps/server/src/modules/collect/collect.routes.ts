@@ -8,6 +8,7 @@ import {
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { dbErrorReason } from '../../db/client.ts';
 import { domains } from '../../db/schema.ts';
 import type { Engine } from '../../engine/engine.ts';
 import type { AppContext } from '../../lib/context.ts';
@@ -117,7 +118,7 @@ export function collectRoutes(
         cache.set(geroId, { at: now, target: hit.target });
         return hit.target;
       }
-      ctx.log.warn({ err }, 'coletor: banco indisponível ao buscar o domínio');
+      ctx.log.warn({ reason: dbErrorReason(err) }, 'coletor: banco indisponível ao buscar o domínio');
       reply.header('retry-after', '2');
       throw busy();
     }

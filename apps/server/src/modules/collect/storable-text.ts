@@ -9,8 +9,9 @@ import type { CollectEvent } from '@impeto/shared';
  * (packages/tracker/README.md, "The collector's wire", says which field is which).
  */
 
+const SUSPECT_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
 /** True when a body's JSON text may hold a string PostgreSQL cannot store (false positives only cost a walk). */
-export const mayHoldUnstorable = (json: string) => /\\u(?:0000|[dD][89a-fA-F])/.test(json);
+export const mayHoldUnstorable = (json: string) => json.includes('\\u') && SUSPECT_ESCAPE.test(json);
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
