@@ -7,7 +7,7 @@
  *                       (default postgres://postgres@127.0.0.1:5432/postgres), dropped on 'stop'
  *   SERVER_PROCESSES=n  with DB=postgres: n API processes sharing the port (node:cluster, as API_PROCESSES does
  *                       in production); this process migrates, seeds and sums their figures
- * IPC: sends { type: 'ready', port, geroId, databaseUrl? }; answers { type: 'stats' } with { type: 'stats', stored,
+ * IPC: sends { type: 'ready', port, geroId, databaseUrl?, tmp? }; answers { type: 'stats' } with { type: 'stats', stored,
  * quarantined, drainMs } after draining the ingestor, { type: 'progress' } with { type: 'progress', stored,
  * quarantined, outages } without draining (bench:soak's timeline); { type: 'stop' } closes everything and exits.
  * LOG_LEVEL (default silent) is the app's.
@@ -80,6 +80,7 @@ async function bare() {
     geroId: 'G-BARE',
     geoMs: 0,
     databaseUrl: undefined,
+    tmp: undefined,
     stats: async () => stored,
     progress: () => ({ stored, quarantined: 0, outages: { count: 0, away: false, lastSeconds: 0 } }),
     cleanup: async () => {},
@@ -140,6 +141,7 @@ async function real(kind: 'pglite' | 'postgres') {
     geroId,
     geoMs,
     databaseUrl,
+    tmp,
     stats: async () => {
       await app.ingestor.drain();
       return app.ingestor.stored();
@@ -333,7 +335,15 @@ async function main() {
       .then(() => target.cleanup())
       .finally(() => process.exit(0));
   });
-  send({ type: 'ready', port, geroId: target.geroId, mode, geoMs: target.geoMs, databaseUrl: target.databaseUrl });
+  send({
+    type: 'ready',
+    port,
+    geroId: target.geroId,
+    mode,
+    geoMs: target.geoMs,
+    databaseUrl: target.databaseUrl,
+    tmp: target.tmp,
+  });
 }
 
 const entry = process.env.BENCH_CLUSTER_WORKER

@@ -13,7 +13,7 @@
  *      SOAK_DRAIN_SECONDS=900  RESULTS=bench/RESULTS.md (0: print only)
  */
 import { execFile, execFileSync, fork } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -81,6 +81,7 @@ interface ServerMessage {
   port?: number;
   geroId?: string;
   databaseUrl?: string;
+  tmp?: string;
   stored?: number;
   quarantined?: number;
   outages?: { count: number; away: boolean; lastSeconds: number };
@@ -271,6 +272,7 @@ async function main() {
     await cleanup.connect();
     await cleanup.query(`DROP DATABASE IF EXISTS ${new URL(ready.databaseUrl).pathname.slice(1)} WITH (FORCE)`);
     await cleanup.end();
+    if (ready.tmp) rmSync(ready.tmp, { recursive: true, force: true });
   }
   const logFile = path.join(os.tmpdir(), `impeto-soak-${process.pid}.log`);
   writeFileSync(logFile, `${server.log.join('\n')}\n`);
