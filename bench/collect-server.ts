@@ -7,8 +7,10 @@
  *                       (default postgres://postgres@127.0.0.1:5432/postgres), dropped on 'stop'
  *   SERVER_PROCESSES=n  with DB=postgres: n API processes sharing the port (node:cluster, as API_PROCESSES does
  *                       in production); this process migrates, seeds and sums their figures
- * IPC: sends { type: 'ready', port, geroId }; answers { type: 'stats' } with { type: 'stats', stored, drainMs }
- * after draining the ingestor; { type: 'stop' } closes everything and exits.
+ * IPC: sends { type: 'ready', port, geroId, databaseUrl?, tmp? }; answers { type: 'stats' } with { type: 'stats', stored,
+ * quarantined, drainMs } after draining the ingestor, { type: 'progress' } with { type: 'progress', stored,
+ * quarantined, outages } without draining (bench:soak's timeline); { type: 'stop' } closes everything and exits.
+ * LOG_LEVEL (default silent) is the app's.
  */
 import cluster from 'node:cluster';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -73,7 +75,16 @@ async function bare() {
     return reply.code(202).send({ accepted: n, rejected: [], onsite: [] });
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, geroId: 'G-BARE', geoMs: 0, stats: async () => stored, cleanup: async () => {} };
+  return {
+    app,
+    geroId: 'G-BARE',
+    geoMs: 0,
+    databaseUrl: undefined,
+    tmp: undefined,
+    stats: async () => stored,
+    progress: () => ({ stored, quarantined: 0, outages: { count: 0, away: false, lastSeconds: 0 } }),
+    cleanup: async () => {},
+  };
 }
 
 async function real(kind: 'pglite' | 'postgres') {
@@ -110,7 +121,7 @@ async function real(kind: 'pglite' | 'postgres') {
     DATA_DIR: path.join(tmp, 'data'),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     SECRET_KEY: 'b'.repeat(43),
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     ...(process.env.COLLECT_SPOOL ? { COLLECT_SPOOL: process.env.COLLECT_SPOOL } : {}),
     WEB_DIST: path.join(tmp, 'no-web'),
     TRACKER_DIST: trackerDist,
@@ -129,10 +140,17 @@ async function real(kind: 'pglite' | 'postgres') {
     app,
     geroId,
     geoMs,
+    databaseUrl,
+    tmp,
     stats: async () => {
       await app.ingestor.drain();
       return app.ingestor.stored();
     },
+    progress: () => ({
+      stored: app.ingestor.stored(),
+      quarantined: app.ingestor.quarantined(),
+      outages: app.ingestor.outages(),
+    }),
     cleanup: async () => {
       await dropDatabase();
       rmSync(tmp, { recursive: true, force: true });
@@ -285,6 +303,8 @@ async function main() {
       if (m?.type === 'cpu') {
         const cpu = process.cpuUsage();
         send({ type: 'cpu', cpuMs: (cpu.user + cpu.system) / 1000 });
+      } else if (m?.type === 'progress') {
+        send({ type: 'progress', ...target.progress() });
       } else if (m?.type === 'stats') {
         const t0 = performance.now();
         const stored = await target.stats();
@@ -292,6 +312,7 @@ async function main() {
         send({
           type: 'stats',
           stored,
+          quarantined: target.progress().quarantined,
           drainMs: performance.now() - t0,
           rssMb: process.memoryUsage().rss / 2 ** 20,
           cpuMs: (cpu.user + cpu.system) / 1000,
@@ -314,7 +335,15 @@ async function main() {
       .then(() => target.cleanup())
       .finally(() => process.exit(0));
   });
-  send({ type: 'ready', port, geroId: target.geroId, mode, geoMs: target.geoMs });
+  send({
+    type: 'ready',
+    port,
+    geroId: target.geroId,
+    mode,
+    geoMs: target.geoMs,
+    databaseUrl: target.databaseUrl,
+    tmp: target.tmp,
+  });
 }
 
 const entry = process.env.BENCH_CLUSTER_WORKER

@@ -110,6 +110,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     adapters: [
       createWebPushAdapter({
         subject: config.vapidSubject,
+        allowPrivate: config.allowPrivateFetch,
         encryptThreads: config.pushEncryptThreads,
         ...(deps.engine?.pushCa ? { ca: deps.engine.pushCa } : {}),
       }),
