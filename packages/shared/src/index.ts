@@ -9,4 +9,5 @@ export * from './envelope.ts';
 export * from './media/media.schema.ts';
 export * from './messages.ts';
 export * from './momentums/blocks.schema.ts';
+export * from './momentums/css-selector.ts';
 export * from './momentums/momentum.schema.ts';

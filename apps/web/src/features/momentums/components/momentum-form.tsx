@@ -1,10 +1,4 @@
-import {
-  type MomentumItem,
-  type MomentumType,
-  momentumMessages as mm,
-  momentumBlocksSchema,
-  type Worktime,
-} from '@impeto/shared';
+import { type MomentumItem, type MomentumType, momentumMessages as mm, momentumBlocksSchema } from '@impeto/shared';
 import {
   Alert,
   Badge,
@@ -21,7 +15,6 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import {
   IconArrowLeft,
   IconArrowRight,
@@ -38,10 +31,8 @@ import {
   IconSend,
   IconSignature,
 } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import { type ReactNode, useMemo, useRef, useState } from 'react';
 import { Link, useBlocker, useNavigate } from 'react-router';
-import { isApiError } from '../../../lib/api.ts';
 import { withDomain } from '../../../lib/navigation.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import {
@@ -52,6 +43,7 @@ import {
   checkDispatcher,
   checkFilter,
   checkFinish,
+  checkFinishFuture,
   checkTrigger,
   checkWorktime,
   emptyChannel,
@@ -66,21 +58,23 @@ import {
   type FinishState,
   filterFromBlock,
   finishFromBlock,
-  fromZonedInput,
-  isWorktimeSet,
+  REDIRECT_DELAY_MS,
   ScheduleModal,
+  saveFailedMessage,
   TriggerEditor,
   type TriggerState,
+  toWorktime,
   triggerFromBlock,
   WorktimeEditor,
   type WorktimeState,
+  warnIncomplete,
   worktimeFromItem,
 } from '../../blocks/index.ts';
 import { type MomentumBody, useSaveMomentum } from '../api/save-momentum.ts';
 import { displayStatus, listPath, NOUN, STATUS_COLORS, statusLabel } from './momentum-status.ts';
 import { MomentumSummary } from './momentum-summary.tsx';
 
-export const REDIRECT_DELAY_MS = 2000;
+export { REDIRECT_DELAY_MS };
 export const ASK_DRAFT_NEW = 'Gostaria de salvar como rascunho?';
 export const ASK_DRAFT_EDIT = 'Deseja salvar as alterações?';
 
@@ -122,9 +116,6 @@ const initialState = (item: MomentumItem | undefined): FormState =>
         channel: emptyChannel(),
         finish: emptyFinish(),
       };
-
-const toWorktime = (w: WorktimeState): Worktime | null =>
-  isWorktimeSet(w) ? { weekdays: w.weekdays, start_at: w.start_at, stop_at: w.stop_at } : null;
 
 function Section({
   n,
@@ -246,9 +237,8 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
     if (Object.keys(channelErrors).length) next.channel = channelErrors;
     else if (d.ok) out.push(d.block);
     if (isMomentum && state.finish.enabled) {
-      const fin = checkFinish(state.finish);
+      const fin = checkFinishFuture(state.finish);
       if (!fin.ok) next.finish = fin.errors;
-      else if (dayjs(fromZonedInput(state.finish.value)).isBefore(dayjs())) next.finish = { value: mm.finishPast };
       else out.push(fin.block);
     }
     setErrors(next);
@@ -287,8 +277,7 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
     ...extra,
   });
 
-  const failed = (error: unknown) =>
-    notifyError(isApiError(error) && error.message && error.status !== 0 ? error.message : mm.saveFailed);
+  const failed = (error: unknown) => notifyError(saveFailedMessage(error));
 
   const submit = (extra: Partial<MomentumBody>) =>
     save.mutate(bodyOf(blocks, extra, true), {
@@ -329,12 +318,7 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
   const next = () => {
     const result = validateAll();
     if (!result.ok) {
-      notifications.show({ color: 'yellow', title: 'Atenção', message: mm.incomplete });
-      try {
-        window.scrollTo({ top: 0, behavior: 'smooth' });
-      } catch {
-        // jsdom has no scrolling.
-      }
+      warnIncomplete();
       return;
     }
     setBlocks(result.blocks);
