@@ -170,14 +170,20 @@ const TAG_FIELDS = [
 
 /**
  * The Tags customizadas block alone (Salvar checks it before 'Últimos passos'): the shared schema's field
- * messages, plus the browser's own `querySelector` verdict on both selectors.
+ * messages, plus the browser's own `querySelector` verdict on both selectors. Whether code is needed at all
+ * depends on what 'Últimos passos' chooses to show, so an empty editor is judged there.
  */
 export function checkTags(tags: DcmTagsState, kind: DcmDispatcherType): FieldErrors {
   const checked = checkDcm(tags, { ...emptyDispatcher(), dispatcher_type: 'custom' });
   const errors: FieldErrors = {};
   if (!checked.ok)
     for (const [key, message] of Object.entries(checked.errors))
-      if (TAG_FIELDS.includes(key) && (kind === 'custom' || !key.startsWith('custom'))) errors[key] = message;
+      if (
+        TAG_FIELDS.includes(key) &&
+        message !== fm.dcmContentRequired &&
+        (kind === 'custom' || !key.startsWith('custom'))
+      )
+        errors[key] = message;
   if (!errors.htmlElement && tags.htmlElement.trim() && !browserAccepts(tags.htmlElement))
     errors.htmlElement = fm.dcmSelectorInvalid;
   if (!errors.containHtmlElement && tags.containHtmlElement.trim() && !browserAccepts(tags.containHtmlElement))

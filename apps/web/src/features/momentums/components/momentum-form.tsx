@@ -1,20 +1,5 @@
 import { type MomentumItem, type MomentumType, momentumMessages as mm, momentumBlocksSchema } from '@impeto/shared';
-import {
-  Alert,
-  Badge,
-  Box,
-  Button,
-  Group,
-  Menu,
-  Modal,
-  Paper,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  ThemeIcon,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Menu, Modal, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import {
   IconArrowLeft,
   IconArrowRight,
@@ -31,8 +16,9 @@ import {
   IconSend,
   IconSignature,
 } from '@tabler/icons-react';
-import { type ReactNode, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Link, useBlocker, useNavigate } from 'react-router';
+import { FormSection } from '../../../components/ui/form-section.tsx';
 import { withDomain } from '../../../lib/navigation.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import {
@@ -116,51 +102,6 @@ const initialState = (item: MomentumItem | undefined): FormState =>
         channel: emptyChannel(),
         finish: emptyFinish(),
       };
-
-function Section({
-  n,
-  icon,
-  title,
-  description,
-  locked,
-  children,
-}: {
-  n: number;
-  icon: ReactNode;
-  title: string;
-  description?: string;
-  locked?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <Paper withBorder radius="lg" p="lg" component="section" aria-label={title}>
-      <Group gap="sm" mb="md" wrap="nowrap" align="flex-start">
-        <ThemeIcon size={36} radius="md" variant="light">
-          {icon}
-        </ThemeIcon>
-        <Box style={{ flex: 1 }}>
-          <Group gap={8}>
-            <Text size="xs" c="dimmed" fw={700}>
-              {String(n).padStart(2, '0')}
-            </Text>
-            <Title order={4}>{title}</Title>
-            {locked ? (
-              <Badge size="sm" variant="light" color="gray" leftSection={<IconLock size={11} />}>
-                Bloqueado
-              </Badge>
-            ) : null}
-          </Group>
-          {description ? (
-            <Text size="sm" c="dimmed">
-              {description}
-            </Text>
-          ) : null}
-        </Box>
-      </Group>
-      {children}
-    </Paper>
-  );
-}
 
 export interface MomentumFormProps {
   type: MomentumType;
@@ -458,7 +399,7 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
         </Alert>
       ) : null}
       <Stack gap="lg">
-        <Section n={++n} icon={<IconSignature size={20} />} title="Título" locked={locked}>
+        <FormSection n={++n} icon={<IconSignature size={20} />} title="Título" locked={locked}>
           <Stack gap="sm">
             <TextInput
               label="Título"
@@ -480,8 +421,8 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
               onChange={(e) => set('description')(e.currentTarget.value)}
             />
           </Stack>
-        </Section>
-        <Section
+        </FormSection>
+        <FormSection
           n={++n}
           icon={<IconFilter size={20} />}
           title="Filtros"
@@ -495,9 +436,9 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
             errors={errors.filter}
             disabled={locked}
           />
-        </Section>
+        </FormSection>
         {isMomentum ? (
-          <Section
+          <FormSection
             n={++n}
             icon={<IconBolt size={20} />}
             title="Gatilhos"
@@ -512,17 +453,17 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
               errors={errors.trigger}
               disabled={locked}
             />
-          </Section>
+          </FormSection>
         ) : null}
-        <Section
+        <FormSection
           n={++n}
           icon={<IconCalendarStats size={20} />}
           title="Cronograma"
           description="Opcional: limite os envios a dias e horários."
         >
           <WorktimeEditor value={state.worktime} onChange={set('worktime')} errors={errors.worktime} />
-        </Section>
-        <Section
+        </FormSection>
+        <FormSection
           n={++n}
           icon={<IconSend size={20} />}
           title="Canal"
@@ -535,11 +476,16 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
             onChange={set('channel')}
             errors={errors.channel}
           />
-        </Section>
+        </FormSection>
         {isMomentum ? (
-          <Section n={++n} icon={<IconFlagCheck size={20} />} title="Finalização" description="Opcional: quando parar.">
+          <FormSection
+            n={++n}
+            icon={<IconFlagCheck size={20} />}
+            title="Finalização"
+            description="Opcional: quando parar."
+          >
             <FinishEditor value={state.finish} onChange={set('finish')} errors={errors.finish} />
-          </Section>
+          </FormSection>
         ) : null}
       </Stack>
       <Group justify="flex-end" mt="lg">
