@@ -9,6 +9,16 @@ import { choose, listRow, listTab, openListTab, shortTag } from '../support/mome
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Menu principal' });
 const section = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
 
+/** A screenshot of what the user sees, kept with the test's results (looked at while building the pages). */
+async function shot(page: Page, name: string, width = 1440) {
+  if ((page.viewportSize()?.width ?? 0) !== width) {
+    await page.setViewportSize({ width, height: width > 800 ? 900 : 844 });
+    // The shell's navbar animates when the layout changes.
+    await page.waitForTimeout(500);
+  }
+  await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
+}
+
 /** Types into a CodeMirror editor the way a user does: focus its content, select all, type. */
 async function typeCode(editor: Locator, text: string) {
   await editor.click();
@@ -52,8 +62,7 @@ test('a GCD item is created in the manager, listed Ativo in /dcm, paused and rem
   await expect(sidebar(page).getByRole('link', { name: 'GCD' })).toHaveAttribute('data-active', 'true');
   await expect(page.getByRole('heading', { name: 'GCD', exact: true })).toBeVisible();
   await expect(page.getByText('Você ainda não criou conteúdos.')).toBeVisible();
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: test.info().outputPath('dcm-empty-1440.png') });
+  await shot(page, 'dcm-empty');
 
   await page.getByRole('main').getByRole('link', { name: 'Criar conteúdo' }).first().click();
   await expect(page).toHaveURL(/\/dcm\/manager\?domain=/);
@@ -78,13 +87,16 @@ test('a GCD item is created in the manager, listed Ativo in /dcm, paused and rem
 
   const tags = section(page, 'Tags customizadas');
   await tags.getByRole('textbox', { name: 'Seletor CSS do elemento' }).fill('#vitrine >');
-  await tags.getByText('No início do elemento', { exact: true }).click();
+  await tags.getByText('No início', { exact: true }).click();
   await typeCode(
     tags.getByRole('textbox', { name: 'Código HTML' }),
     '<div class="selo-frete">Frete grátis hoje</div><script>window.parent.roubou = 1</script>',
   );
   await tags.getByRole('tab', { name: 'CSS' }).click();
-  await typeCode(tags.getByRole('textbox', { name: 'Código CSS' }), '.selo-frete{background:#0b7;color:#fff;padding:8px}');
+  await typeCode(
+    tags.getByRole('textbox', { name: 'Código CSS' }),
+    '.selo-frete{background:#0b7;color:#fff;padding:8px}',
+  );
   await tags.getByRole('textbox', { name: 'Exibições por visitante' }).fill('3');
 
   // The preview draws the HTML and CSS in a sandbox where scripts never run.
@@ -99,7 +111,8 @@ test('a GCD item is created in the manager, listed Ativo in /dcm, paused and rem
   await expect(tags.getByText(/Seletor CSS inválido/)).toBeVisible();
   await expect(page.getByRole('dialog', { name: 'Últimos passos' })).toHaveCount(0);
   await tags.getByRole('textbox', { name: 'Seletor CSS do elemento' }).fill('#vitrine > .produto');
-  await page.screenshot({ path: test.info().outputPath('dcm-manager-1440.png'), fullPage: true });
+  await tags.scrollIntoViewIfNeeded();
+  await shot(page, 'dcm-manager-tags');
 
   await page.getByRole('button', { name: 'Salvar', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Últimos passos' });
@@ -111,7 +124,7 @@ test('a GCD item is created in the manager, listed Ativo in /dcm, paused and rem
   await expect(
     dialog.getByRole('img', { name: 'Pré-visualização da mensagem' }).getByText('Frete grátis acima de R$ 199'),
   ).toBeVisible();
-  await page.screenshot({ path: test.info().outputPath('dcm-last-steps-1440.png') });
+  await shot(page, 'dcm-last-steps');
   await dialog.getByText('Tags customizadas', { exact: true }).click();
   expect(posts).toEqual([]);
   await dialog.getByRole('button', { name: 'Salvar' }).click();
@@ -122,10 +135,9 @@ test('a GCD item is created in the manager, listed Ativo in /dcm, paused and rem
   await expect(row.getByText('Ativo', { exact: true })).toBeVisible();
   await expect(page.getByRole('columnheader', { name: 'Data de Agendamento' })).toBeVisible();
   await expect(page.getByRole('columnheader', { name: 'Opções' })).toBeVisible();
-  await page.screenshot({ path: test.info().outputPath('dcm-list-1440.png') });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: test.info().outputPath('dcm-list-390.png'), fullPage: true });
-  await page.setViewportSize({ width: 1440, height: 900 });
+  await shot(page, 'dcm-list');
+  await shot(page, 'dcm-list', 390);
+  await shot(page, 'dcm-list');
 
   // What was stored is what the manager showed.
   const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('impeto.session') ?? '{}').bearer_token);
@@ -172,4 +184,11 @@ test('a GCD item is created in the manager, listed Ativo in /dcm, paused and rem
   await openListTab(page, 'Removidos');
   await expect(listRow(page, title).getByText('Removido', { exact: true })).toBeVisible();
   await expect(listTab(page, 'Removidos')).toContainText('1');
+
+  await page.getByRole('main').getByRole('link', { name: 'Criar conteúdo' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Novo conteúdo' })).toBeVisible();
+  await shot(page, 'dcm-manager-top');
+  await shot(page, 'dcm-manager-top', 390);
+  await section(page, 'Tags customizadas').scrollIntoViewIfNeeded();
+  await shot(page, 'dcm-manager-tags', 390);
 });

@@ -23,9 +23,9 @@ export type DcmOptinModel = (typeof DCM_OPTIN_MODELS)[number];
 export const DCM_TRIGGER_TYPES: readonly TriggerType[] = ['pageview', 'events'];
 
 export const BEHAVIOR_LABELS: Record<DcmBehavior, { label: string; description: string }> = {
-  beforeend: { label: 'No fim do elemento', description: 'beforeend: depois do conteúdo que já existe' },
-  afterbegin: { label: 'No início do elemento', description: 'afterbegin: antes do conteúdo que já existe' },
-  replace: { label: 'Substituir o elemento', description: 'replace: o elemento dá lugar ao conteúdo' },
+  beforeend: { label: 'No fim', description: 'beforeend: dentro do elemento, depois do que já existe nele' },
+  afterbegin: { label: 'No início', description: 'afterbegin: dentro do elemento, antes do que já existe nele' },
+  replace: { label: 'Substituir', description: 'replace: o elemento inteiro dá lugar ao conteúdo' },
 };
 export const DISPATCHER_LABELS: Record<DcmDispatcherType, string> = {
   custom: 'Tags customizadas',

@@ -25,7 +25,11 @@ export default function CodeMirrorField({
   height: number;
 }) {
   const extensions = useMemo(
-    () => [LANGUAGES[language](), EditorView.lineWrapping, EditorView.contentAttributes.of({ 'aria-label': `Código ${label}` })],
+    () => [
+      LANGUAGES[language](),
+      EditorView.lineWrapping,
+      EditorView.contentAttributes.of({ 'aria-label': `Código ${label}` }),
+    ],
     [language, label],
   );
   return (

@@ -1,4 +1,4 @@
-import { Badge, Box, Group, Paper, Text } from '@mantine/core';
+import { Badge, Box, Group, Paper, Text, Tooltip } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import type { DcmBehavior } from '../dcm-state.ts';
@@ -40,12 +40,20 @@ export function SandboxPreview({
   return (
     <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
       <Group justify="space-between" px="sm" py={6} bg="gray.0" wrap="nowrap">
-        <Text size="xs" fw={600} c="dimmed">
-          Pré-visualização do HTML e CSS
+        <Text size="xs" fw={600} c="dimmed" truncate>
+          Pré-visualização
         </Text>
-        <Badge size="xs" variant="light" color="teal" leftSection={<IconShieldLock size={11} />}>
-          Isolada: scripts não rodam aqui
-        </Badge>
+        <Tooltip label="O HTML e o CSS são desenhados num quadro isolado; o JavaScript só roda no seu site, pela tag.">
+          <Badge
+            size="xs"
+            variant="light"
+            color="teal"
+            leftSection={<IconShieldLock size={11} />}
+            style={{ flexShrink: 0 }}
+          >
+            Sem scripts
+          </Badge>
+        </Tooltip>
       </Group>
       <Box
         component="iframe"

@@ -1,4 +1,4 @@
-import { Grid, Paper, SegmentedControl, SimpleGrid, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { Grid, Input, Paper, SegmentedControl, SimpleGrid, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { IconBrandCss3, IconBrandHtml5, IconBrandJavascript, IconHash, IconTextCaption } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { FieldErrors } from '../../blocks/index.ts';
@@ -40,18 +40,21 @@ export function TagsEditor({ value, onChange, errors = {}, disabled }: TagsEdito
             error={errors.htmlElement}
             disabled={disabled}
             withAsterisk
-            ff="monospace"
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             autoComplete="off"
             spellCheck={false}
           />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 6 }}>
-          <Stack gap={4}>
-            <Text size="sm" fw={500} id="dcm-behavior-label">
-              Como inserir
-            </Text>
+          <Input.Wrapper
+            label="Como inserir"
+            description={BEHAVIOR_LABELS[value.tagBehavior].description}
+            error={errors.tagBehavior}
+            id="dcm-behavior"
+          >
             <SegmentedControl
-              aria-labelledby="dcm-behavior-label"
+              mt={6}
+              aria-label="Como inserir"
               fullWidth
               value={value.tagBehavior}
               onChange={(v) => set({ tagBehavior: v as DcmBehavior })}
@@ -61,10 +64,7 @@ export function TagsEditor({ value, onChange, errors = {}, disabled }: TagsEdito
               }))}
               disabled={disabled}
             />
-            <Text size="xs" c={errors.tagBehavior ? 'red' : 'dimmed'}>
-              {errors.tagBehavior ?? BEHAVIOR_LABELS[value.tagBehavior].description}
-            </Text>
-          </Stack>
+          </Input.Wrapper>
         </Grid.Col>
       </Grid>
 
@@ -84,7 +84,7 @@ export function TagsEditor({ value, onChange, errors = {}, disabled }: TagsEdito
             onChange={(e) => set({ containHtmlElement: e.currentTarget.value })}
             error={errors.containHtmlElement}
             disabled={disabled}
-            ff="monospace"
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             autoComplete="off"
             spellCheck={false}
           />
