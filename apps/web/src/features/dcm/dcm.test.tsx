@@ -122,7 +122,8 @@ describe('/dcm', { timeout: 30_000 }, () => {
     const active = rowOf('Selo na vitrine');
     expect(within(active).getByLabelText('1.520 exibições · 48 cliques')).toBeTruthy();
     expect(within(active).getByText('seletor não encontrado')).toBeTruthy();
-    expect(within(active).getByText('https://loja.example.com/produtos/tenis · 12/03/2026 15:30')).toBeTruthy();
+    expect(within(active).getByText('/produtos/tenis · 12/03/2026 15:30')).toBeTruthy();
+    expect(within(active).getByTitle('https://loja.example.com/produtos/tenis')).toBeTruthy();
     expect(within(rowOf('Banner agendado')).getByLabelText('0 exibições · 0 cliques')).toBeTruthy();
     expect(within(rowOf('Banner agendado')).queryByText('seletor não encontrado')).toBeNull();
     // Without dcm_stats (before the tag reports anything), nothing is drawn under the title.

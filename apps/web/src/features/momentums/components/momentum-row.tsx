@@ -299,15 +299,26 @@ function MissingSelector({ missing }: { missing: NonNullable<DcmStats['missing']
           color="orange"
           variant="light"
           leftSection={<IconAlertTriangle size={12} />}
+          tt="none"
           style={{ width: 'fit-content', overflow: 'visible' }}
         >
           seletor não encontrado
         </Badge>
         <Text size="xs" c="orange.8" truncate title={missing.page}>
-          {missing.page}
+          {pathOf(missing.page)}
           {seen ? ` · ${seen}` : ''}
         </Text>
       </Stack>
     </Tooltip>
   );
+}
+
+/** 'https://loja.com.br/produtos?x=1' → '/produtos?x=1': the row is narrow; the tooltip has the whole address. */
+function pathOf(page: string) {
+  try {
+    const url = new URL(page);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return page;
+  }
 }
