@@ -346,6 +346,9 @@ describe('/dcm/manager', { timeout: 120_000 }, () => {
     expect((screen.getByRole('textbox', { name: 'Título' }) as HTMLInputElement).disabled).toBe(true);
     expect(screen.queryByRole('button', { name: 'Salvar' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Voltar' })).toBeTruthy();
+    const shown = screen.getByRole('region', { name: 'O que exibir' });
+    expect(within(shown).getByText('Tags customizadas')).toBeTruthy();
+    expect(within(shown).getByText(/HTML \(.+\), CSS \(.+\) em #vitrine \.produto · afterbegin\./)).toBeTruthy();
   });
 
   it('previews the custom HTML and CSS in a sandbox that runs no script and has no origin', async () => {

@@ -1,11 +1,12 @@
 import { type MomentumItem, momentumMessages as mm } from '@impeto/shared';
-import { Alert, Badge, Button, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import {
   IconArrowLeft,
   IconBolt,
   IconCalendarStats,
   IconCode,
   IconDeviceFloppy,
+  IconEye,
   IconFilter,
   IconFlagCheck,
   IconLock,
@@ -58,11 +59,15 @@ import {
   DCM_TRIGGER_TYPES,
   type DcmDispatcherState,
   type DcmTagsState,
+  DISPATCHER_LABELS,
   dcmFromBlock,
   emptyDispatcher,
   emptyTags,
   formatBytes,
+  OPTIN_LABELS,
+  TEMPLATE_LABELS,
 } from '../dcm-state.ts';
+import { DispatcherPreview } from './dispatcher-preview.tsx';
 import { LastStepsModal, type ScheduleChoice } from './last-steps-modal.tsx';
 import { TagsEditor } from './tags-editor.tsx';
 
@@ -324,6 +329,33 @@ export function DcmManager({ domainUuid, siteRoot, item, viewOnly = false }: Dcm
         >
           <TagsEditor value={state.tags} onChange={set('tags')} errors={errors.tags} disabled={viewOnly} />
         </FormSection>
+        {viewOnly ? (
+          <FormSection
+            icon={<IconEye size={20} />}
+            title="O que exibir"
+            description="Escolhido em 'Últimos passos'."
+            aside={
+              <Badge variant="light" size="lg" tt="none">
+                {DISPATCHER_LABELS[state.dispatcher.dispatcher_type]}
+                {state.dispatcher.dispatcher_type === 'template'
+                  ? `: ${TEMPLATE_LABELS[state.dispatcher.template]}`
+                  : state.dispatcher.dispatcher_type === 'optin'
+                    ? `: ${OPTIN_LABELS[state.dispatcher.optin].label}`
+                    : ''}
+              </Badge>
+            }
+          >
+            {state.dispatcher.dispatcher_type === 'custom' ? (
+              <Text size="sm" c="dimmed">
+                {codeSummary}
+              </Text>
+            ) : (
+              <Box maw={560}>
+                <DispatcherPreview value={state.dispatcher} host={host} />
+              </Box>
+            )}
+          </FormSection>
+        ) : null}
         <FormSection
           n={++n}
           icon={<IconFlagCheck size={20} />}
