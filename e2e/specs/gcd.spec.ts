@@ -111,6 +111,7 @@ test('a GCD item is created in the manager, listed Ativo in /dcm, paused and rem
   await expect(tags.getByText(/Seletor CSS inválido/)).toBeVisible();
   await expect(page.getByRole('dialog', { name: 'Últimos passos' })).toHaveCount(0);
   await tags.getByRole('textbox', { name: 'Seletor CSS do elemento' }).fill('#vitrine > .produto');
+  await expect(frame.contentFrame().locator('.gcd-host[data-label="#vitrine > .produto"]')).toBeVisible();
   await tags.scrollIntoViewIfNeeded();
   await shot(page, 'dcm-manager-tags');
 
@@ -124,6 +125,8 @@ test('a GCD item is created in the manager, listed Ativo in /dcm, paused and rem
   await expect(
     dialog.getByRole('img', { name: 'Pré-visualização da mensagem' }).getByText('Frete grátis acima de R$ 199'),
   ).toBeVisible();
+  await shot(page, 'dcm-last-steps');
+  await shot(page, 'dcm-last-steps', 390);
   await shot(page, 'dcm-last-steps');
   await dialog.getByText('Tags customizadas', { exact: true }).click();
   expect(posts).toEqual([]);

@@ -15,6 +15,7 @@ import {
   Title,
 } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconCalendarEvent, IconCode, IconDeviceFloppy, IconInfoCircle } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -67,6 +68,7 @@ export function LastStepsModal({
   const [scheduleError, setScheduleError] = useState<string | null>(null);
   const set = (patch: Partial<DcmDispatcherState>) => onChange({ ...value, ...patch });
   const kind = value.dispatcher_type;
+  const narrow = useMediaQuery('(max-width: 36em)') ?? false;
 
   const save = () => {
     if (keepsStatus) return onSave(null);
@@ -79,12 +81,14 @@ export function LastStepsModal({
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={LAST_STEPS_TITLE} size={980} radius="lg">
+    <Modal opened={opened} onClose={onClose} title={LAST_STEPS_TITLE} size={980} radius="lg" fullScreen={narrow}>
       <Stack gap="lg">
         <Stack gap={6}>
           <Title order={5}>O que exibir</Title>
           <SegmentedControl
             aria-label="O que exibir"
+            orientation={narrow ? 'vertical' : 'horizontal'}
+            fullWidth
             value={kind}
             onChange={(v) => set({ dispatcher_type: v as DcmDispatcherType })}
             data={(Object.keys(DISPATCHER_LABELS) as DcmDispatcherType[]).map((k) => ({

@@ -1,4 +1,5 @@
 import { Badge, Box, Group, Paper, Text, Tooltip } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { IconShieldLock } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import type { DcmBehavior } from '../dcm-state.ts';
@@ -36,7 +37,12 @@ export function SandboxPreview({
   selector: string;
   height?: number;
 }) {
-  const doc = useMemo(() => previewDocument(html, css, behavior, selector), [html, css, behavior, selector]);
+  // Every new srcdoc reloads the frame: wait for a pause in the typing instead of flashing on each key.
+  const [input] = useDebouncedValue({ html, css, behavior, selector }, 300);
+  const doc = useMemo(
+    () => previewDocument(input.html, input.css, input.behavior, input.selector),
+    [input.html, input.css, input.behavior, input.selector],
+  );
   return (
     <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
       <Group justify="space-between" px="sm" py={6} bg="gray.0" wrap="nowrap">
