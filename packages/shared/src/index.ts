@@ -10,3 +10,4 @@ export * from './media/media.schema.ts';
 export * from './messages.ts';
 export * from './momentums/blocks.schema.ts';
 export * from './momentums/momentum.schema.ts';
+export * from './persons/privacy.schema.ts';

@@ -100,6 +100,8 @@ export const domains = pgTable(
       .default('Active'),
     vapidPublic: text('vapid_public').notNull(),
     vapidPrivate: text('vapid_private').notNull(),
+    /** Events older than this many months are purged by the daily retention job (LGPD: keep only what is needed). */
+    retentionMonths: smallint('retention_months').notNull().default(13),
     createdAt: ts('created_at').notNull().defaultNow(),
     removedAt: ts('removed_at'),
   },
@@ -292,9 +294,8 @@ export const deliveries = pgTable(
     momentumUuid: uuid('momentum_uuid')
       .notNull()
       .references(() => momentums.uuid, { onDelete: 'cascade' }),
-    personUuid: uuid('person_uuid')
-      .notNull()
-      .references(() => persons.uuid, { onDelete: 'cascade' }),
+    /** Null once the person was erased (LGPD): the delivery stays counted in its momentum's figures, unlinked. */
+    personUuid: uuid('person_uuid').references(() => persons.uuid, { onDelete: 'set null' }),
     channelType: text('channel_type').notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('queued'),
@@ -315,6 +316,7 @@ export const deliveries = pgTable(
     index('deliveries_due_idx').on(t.dueAt).where(sql`status = 'queued'`),
     index('deliveries_sending_idx').on(t.lockedAt).where(sql`status = 'sending'`),
     index('deliveries_momentum_person_idx').on(t.momentumUuid, t.personUuid),
+    index('deliveries_person_idx').on(t.personUuid),
   ],
 );
 
@@ -343,3 +345,20 @@ export const ingestBatches = pgTable('ingest_batches', {
   id: uuid('id').primaryKey(),
   storedAt: timestamp('stored_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Erased visitors, for a while: requests the collector accepted before the erasure and stores after it (still in a
+ * spool or in another process's memory) are dropped instead of bringing the person back. Only a hash of the visitor
+ * id is kept, and the retention job deletes the rows after ERASURE_MEMORY_DAYS.
+ */
+export const personErasures = pgTable(
+  'person_erasures',
+  {
+    domainUuid: uuid('domain_uuid')
+      .notNull()
+      .references(() => domains.uuid, { onDelete: 'cascade' }),
+    visitorHash: text('visitor_hash').notNull(),
+    erasedAt: ts('erased_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.domainUuid, t.visitorHash] })],
+);
