@@ -17,7 +17,7 @@ export interface DomainItem {
   status: DomainStatus;
   active: boolean;
   /** Events older than this many months are deleted by the daily retention job (default 13). */
-  retention_months: number;
+  retention_months?: number;
 }
 
 /** Allowed = Active and script validated (spec doc 1 §4). */

@@ -261,8 +261,6 @@ describe('erasing a visitor', () => {
       receivedAt,
       events: [{ t: 'pv', u: `${SITE}/carrinho` }],
     });
-    expect(late.push(request(before))).toBe(true);
-
     t.clock.advance(1000);
     const res = await call(
       t.app,
@@ -271,7 +269,10 @@ describe('erasing a visitor', () => {
       { person: { vid: 'carla' } },
       owner.token,
     );
+    expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ persons: 1, events: 1 });
+    // Stored only now, after the erasure.
+    expect(late.push(request(before))).toBe(true);
     await late.drain();
     const lookup = await call(t.app, 'GET', `/api/person/lookup/${domain.uuid}?vid=carla`, undefined, owner.token);
     expect(lookup.status).toBe(404);
