@@ -94,6 +94,7 @@ export function EditDomainModal({ domain, onClose }: Props) {
             max={120}
             allowDecimal={false}
             allowNegative={false}
+            clampBehavior="none"
             {...form.getInputProps('retention_months')}
           />
           <Group justify="flex-end" mt="sm">

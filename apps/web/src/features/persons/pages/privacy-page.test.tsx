@@ -67,7 +67,7 @@ afterEach(() => {
 
 const searchByEmail = async (user: ReturnType<typeof userEvent.setup>, email: string) => {
   await user.click(await screen.findByRole('radio', { name: 'E-mail' }, { timeout: 20_000 }));
-  const input = screen.getByLabelText('E-mail');
+  const input = screen.getByRole('textbox', { name: 'E-mail' });
   await user.clear(input);
   await user.type(input, email);
   await user.click(screen.getByRole('button', { name: 'Buscar' }));
