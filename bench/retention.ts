@@ -3,7 +3,8 @@
  * child of bench:collect) takes the collector load of bench:collect (batches of 20 page views, 32 keep-alive
  * connections) twice: alone, then while the retention purge (in the server process, as under ROLE=all) deletes a
  * backlog of old events in statements of RETENTION_BATCH_ROWS rows with its pause. Reports throughput, latency,
- * accepted = stored and the purge's own pace; writes them into bench/RESULTS.md between the retention markers.
+ * accepted = stored and the purge's own pace (the collector runs alone first and last, to bracket warm-up and
+ * machine noise); writes them into bench/RESULTS.md between the retention markers.
  * Env: DB (postgres), BACKLOG (500000 events), DURATION_MS (20000), CONNECTIONS (32), PAUSES ("200": the pause in
  * ms of each purged run, e.g. "200,0").
  */
@@ -143,6 +144,8 @@ async function main() {
   try {
     await measure('collector alone');
     for (const pauseMs of PAUSES) await measure(`with purge (pause ${pauseMs} ms)`, { pauseMs });
+    // Alone once more: the first run also pays the server's warm-up (JIT, pools, caches).
+    await measure('collector alone, again');
   } finally {
     await server.ask({ type: 'stop' }, 'stopped');
   }

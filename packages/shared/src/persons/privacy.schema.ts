@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { msg } from '../messages.ts';
 
+const hasControlCharacter = (v: string) => {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+};
+
 /**
  * How a data subject is found (LGPD art. 18): by the tag's visitor id, or by the e-mail or phone the site sent with
  * `gero('identify', …)`. Exactly one key; e-mail and phone are normalised the way the collector stores them.
@@ -11,7 +19,9 @@ export const personLookupSchema = z
       .string({ error: msg.privacy.vidInvalid })
       .trim()
       .min(1, msg.privacy.vidInvalid)
-      .max(200, msg.privacy.vidInvalid),
+      .max(200, msg.privacy.vidInvalid)
+      // Control characters (NUL above all, which PostgreSQL cannot store) are never part of a tag's visitor id.
+      .refine((v) => !hasControlCharacter(v), msg.privacy.vidInvalid),
     email: z
       .string({ error: msg.privacy.emailInvalid })
       .trim()

@@ -9,7 +9,7 @@ import * as q from './privacy.queries.ts';
 
 const noPerson = () => notFound(msg.privacy.notFound, 'PERSON_NOT_FOUND');
 
-async function requirePersons(ctx: AppContext, db: Db, domainUuid: string, lookup: PersonLookup) {
+async function requirePersons(db: Db, domainUuid: string, lookup: PersonLookup) {
   const persons = await q.findPersons(db, domainUuid, lookup);
   if (persons.length === 0) throw noPerson();
   return persons;
@@ -24,7 +24,7 @@ export async function lookupPersons(
   lookup: PersonLookup,
 ): Promise<PersonSummary[]> {
   await requireCompanyDomain(ctx, companyUuid, domainUuid);
-  const persons = await requirePersons(ctx, ctx.db, domainUuid, lookup);
+  const persons = await requirePersons(ctx.db, domainUuid, lookup);
   const counts = new Map(
     (
       await q.countsOf(
@@ -50,7 +50,7 @@ export async function lookupPersons(
 /** Everything stored about the persons the lookup names, as one JSON document (portability, art. 18 V). */
 export async function exportPersons(ctx: AppContext, companyUuid: string, domainUuid: string, lookup: PersonLookup) {
   const domain = await requireCompanyDomain(ctx, companyUuid, domainUuid);
-  const persons = await requirePersons(ctx, ctx.db, domainUuid, lookup);
+  const persons = await requirePersons(ctx.db, domainUuid, lookup);
   const out = [];
   for (const p of persons) {
     const [events, deliveries, onsite] = await Promise.all([
@@ -100,7 +100,7 @@ export async function erasePersons(
   await requireCompanyDomain(ctx, companyUuid, domainUuid);
   const report = await ctx.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
-    const persons = await requirePersons(ctx, db, domainUuid, lookup);
+    const persons = await requirePersons(db, domainUuid, lookup);
     return q.erasePersons(db, domainUuid, persons, ctx.clock.now());
   });
   ctx.log.info({ domain: domainUuid, ...report }, 'LGPD: visitante apagado');

@@ -151,6 +151,9 @@ describe('finding and exporting a visitor', () => {
     const badEmail = await call(t.app, 'GET', `/api/person/lookup/${domain.uuid}?email=ana`, undefined, owner.token);
     expect(badEmail.status).toBe(400);
     expect(JSON.stringify(badEmail.body)).toContain('Informe um e-mail válido.');
+    const nul = await call(t.app, 'GET', `/api/person/lookup/${domain.uuid}?vid=ana%00`, undefined, owner.token);
+    expect(nul.status).toBe(400);
+    expect(JSON.stringify(nul.body)).toContain('Informe um ID de visitante válido');
     const badPhone = await call(t.app, 'GET', `/api/person/lookup/${domain.uuid}?phone=123`, undefined, owner.token);
     expect(badPhone.status).toBe(400);
     const nobody = await call(t.app, 'GET', `/api/person/export/${domain.uuid}?vid=ninguem`, undefined, owner.token);
