@@ -39,7 +39,7 @@ test('a visitor browses the test website, then the company finds, exports and er
   await page.getByRole('menuitem', { name: 'Privacidade (LGPD)' }).click();
   await expect(page.getByRole('heading', { name: 'Privacidade (LGPD)' })).toBeVisible();
   await expect(page.getByText('13 meses')).toBeVisible();
-  await page.getByRole('radio', { name: 'E-mail' }).check({ force: true });
+  await page.getByText('E-mail', { exact: true }).first().click();
   await page.getByRole('textbox', { name: 'E-mail' }).fill('Titular@Exemplo.com.br');
   await page.getByRole('button', { name: 'Buscar' }).click();
   const card = page.getByLabel(`Visitante ${vid}`);
