@@ -11,6 +11,8 @@
  * quarantined, drainMs } after draining the ingestor, { type: 'progress' } with { type: 'progress', stored,
  * quarantined, outages } without draining (bench:soak's timeline); { type: 'stop' } closes everything and exits.
  * LOG_LEVEL (default silent) is the app's.
+ * For bench/retention.ts: { type: 'backlog', events } inserts old events (retention one month) and
+ * { type: 'purge', batchRows, pauseMs } runs the retention purge.
  */
 import cluster from 'node:cluster';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -18,6 +20,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
@@ -26,6 +29,7 @@ import { type Db, fromPostgres } from '../apps/server/src/db/client.ts';
 import { companies, domains } from '../apps/server/src/db/schema.ts';
 import { installJobs } from '../apps/server/src/engine/jobs.ts';
 import { processGeo } from '../apps/server/src/modules/collect/collect.routes.ts';
+import { purgeExpiredEvents } from '../apps/server/src/modules/persons/retention.ts';
 
 export const DOMAIN_ROOT = 'https://bench.example.com.br';
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -317,6 +321,27 @@ async function main() {
           rssMb: process.memoryUsage().rss / 2 ** 20,
           cpuMs: (cpu.user + cpu.system) / 1000,
         });
+      } else if (m?.type === 'backlog') {
+        // bench/retention.ts: `events` page views two years old, past a retention of one month.
+        const { events = 0 } = m as { events?: number };
+        const t0 = performance.now();
+        await app.ctx.db.execute(sql`UPDATE domains SET retention_months = 1`);
+        const [domain] = await app.ctx.db.select({ uuid: domains.uuid }).from(domains).limit(1);
+        for (let done = 0; done < events; done += 100_000) {
+          await app.ctx.db.execute(sql`
+            INSERT INTO events (domain_uuid, kind, url, device, ts)
+            SELECT ${domain!.uuid}::uuid, 'pageview', ${DOMAIN_ROOT} || '/antigo/' || g, 'desktop',
+              now() - interval '2 years' + g * interval '1 second'
+            FROM generate_series(1, ${Math.min(100_000, events - done)}) AS g`);
+        }
+        await app.ctx.db.execute(sql`ANALYZE events`);
+        send({ type: 'backlog', ms: performance.now() - t0 });
+      } else if (m?.type === 'purge') {
+        // bench/retention.ts: the retention job's purge, in this process as under ROLE=all.
+        const { batchRows, pauseMs } = m as { batchRows?: number; pauseMs?: number };
+        const t0 = performance.now();
+        const result = await purgeExpiredEvents(app.ctx, { batchRows, pauseMs });
+        send({ type: 'purged', ...result, ms: performance.now() - t0 });
       } else if (m?.type === 'stop') {
         await app.close();
         await target.cleanup();

@@ -14,3 +14,4 @@ export * from './messages.ts';
 export * from './momentums/blocks.schema.ts';
 export * from './momentums/css-selector.ts';
 export * from './momentums/momentum.schema.ts';
+export * from './persons/privacy.schema.ts';

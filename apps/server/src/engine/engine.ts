@@ -6,7 +6,7 @@ import type { ChannelAdapter, ChannelDelivery, SendResult } from '../channels/ch
 import type { AppContext, EngineHooks } from '../lib/context.ts';
 import { createSecretBox } from '../lib/secret-box.ts';
 import * as q from './deliveries.queries.ts';
-import { createJobRunner, defineJob, type JobRunner } from './jobs.ts';
+import { createJobRunner, defineJob, type JobDefinition, type JobRunner } from './jobs.ts';
 import { type CompiledMomentum, compileMomentum, type StoredEvent } from './matcher.ts';
 import { nextRecurrence, nextWorktimeOpening } from './schedule.ts';
 
@@ -41,6 +41,8 @@ export interface EngineOptions {
   /** Deliveries claimed per pass, and sends in flight. */
   batchSize?: number;
   concurrency?: number;
+  /** Jobs of other modules run by the same pg-boss (the retention purge). */
+  jobs?: JobDefinition[];
 }
 
 export interface Engine extends EngineHooks {
@@ -205,7 +207,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
     },
   });
 
-  const jobs = createJobRunner(ctx, [activateJob, finishJob, fanoutJob, recurrenceJob]);
+  const jobs = createJobRunner(ctx, [activateJob, finishJob, fanoutJob, recurrenceJob, ...(options.jobs ?? [])]);
 
   const scheduleNextRecurrence = async (m: q.DispatchMomentum, compiled: CompiledMomentum, after: Date) => {
     const next = nextRecurrence(after, compiled.recurrence!, m.time_zone, m.activated_at ?? after);

@@ -6,6 +6,7 @@ import type { StoredEvent } from '../../engine/matcher.ts';
 import type { AppContext } from '../../lib/context.ts';
 import type { GeoInfo } from '../../lib/geo.ts';
 import type { DeviceInfo } from '../../lib/user-agent.ts';
+import { visitorHash } from '../../lib/visitor-hash.ts';
 import type { Spool, SpoolSegment } from './spool.ts';
 
 /** What one accepted request told us about its sender (raw IP already turned into geo), and its events. */
@@ -539,7 +540,10 @@ export function createIngestor(
   };
 
   const write = async (db: Db, all: IncomingEvent[], stored: StoredEvent[]) => {
-    const batch = all.filter((item): item is IncomingEvent & { visitorId: string } => item.visitorId !== undefined);
+    const batch = await withoutErased(
+      db,
+      all.filter((item): item is IncomingEvent & { visitorId: string } => item.visitorId !== undefined),
+    );
     await recordWorkerReports(
       db,
       all.filter((item) => item.visitorId === undefined),
@@ -679,6 +683,34 @@ export function createIngestor(
     await recordPush(db, batch, personUuid);
     await recordCatalogue(db, batch);
     await recordRollups(db, batch, personUuid);
+  };
+
+  /**
+   * Drops what erased visitors sent before their erasure (LGPD): requests accepted then but stored only now (a spool
+   * replayed after a crash, another process's queue) must not bring the person back. One indexed read per batch;
+   * hashes are computed only for the domains that have recent erasures.
+   */
+  const withoutErased = async <T extends IncomingEvent & { visitorId: string }>(db: Db, batch: T[]) => {
+    if (batch.length === 0) return batch;
+    const domainsInBatch = [...new Set(batch.map((item) => item.domainUuid))];
+    const erased = await queryRows<{ d: string; h: string; at: Date | string }>(
+      db,
+      sql`SELECT domain_uuid AS d, visitor_hash AS h, erased_at AS at FROM person_erasures
+          WHERE domain_uuid IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(domainsInBatch)}::jsonb))`,
+    );
+    if (erased.length === 0) return batch;
+    const erasedAt = new Map(erased.map((e) => [`${e.d}|${e.h}`, new Date(e.at).getTime()]));
+    const hashes = new Map<string, string>();
+    return batch.filter((item) => {
+      const key = `${item.domainUuid}|${item.visitorId}`;
+      let hash = hashes.get(key);
+      if (hash === undefined) {
+        hash = visitorHash(item.domainUuid, item.visitorId);
+        hashes.set(key, hash);
+      }
+      const at = erasedAt.get(`${item.domainUuid}|${hash}`);
+      return at === undefined || item.receivedAt.getTime() > at;
+    });
   };
 
   /**
