@@ -42,6 +42,11 @@ const envSchema = z.object({
   TRACKER_DIST: z.string().optional(),
   TRUST_PROXY: flag,
   TRUSTED_GEO_HEADERS: z.enum(['none', 'cloudflare', 'vercel']).default('none'),
+  /** Providers' base URLs (operator configuration; tests and staging point them at local peers). */
+  ZENVIA_API_URL: z.url().default('https://api-rest.zenvia.com'),
+  AKNA_API_URL: z.url().default('https://api.akna.com.br'),
+  ONESIGNAL_API_URL: z.url().default('https://api.onesignal.com'),
+  AWS_SES_ENDPOINT: z.url().optional(),
 });
 
 export interface Config {
@@ -79,6 +84,8 @@ export interface Config {
   trustedGeoHeaders: 'none' | 'cloudflare' | 'vercel';
   /** Proof-of-work cost of the sign-in captcha (PBKDF2 iterations, counter range). */
   captcha: { cost: number; counterMin: number; counterMax: number };
+  /** Base URLs of the SMS/e-mail/OneSignal providers; `sesEndpoint` undefined = the SDK's regional endpoint. */
+  providers: { zenvia: string; akna: string; oneSignal: string; sesEndpoint?: string };
 }
 
 const readOrCreateSecret = (dataDir: string) => {
@@ -138,5 +145,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     trustedGeoHeaders: e.TRUSTED_GEO_HEADERS,
     captcha: { cost: 1000, counterMin: 1000, counterMax: 3000 },
+    providers: {
+      zenvia: e.ZENVIA_API_URL,
+      akna: e.AKNA_API_URL,
+      oneSignal: e.ONESIGNAL_API_URL,
+      ...(e.AWS_SES_ENDPOINT ? { sesEndpoint: e.AWS_SES_ENDPOINT } : {}),
+    },
   };
 }

@@ -2,6 +2,7 @@ export * from './auth/auth.schema.ts';
 export * from './channels/channel.schema.ts';
 export * from './collect/collect.schema.ts';
 export * from './company/company.schema.ts';
+export * from './deliveries/delivery.schema.ts';
 export * from './domains/domain.schema.ts';
 export * from './domains/snippet.ts';
 export * from './engine/onsite.schema.ts';
