@@ -153,7 +153,27 @@ export function ScriptModal({
 
           <Divider />
 
-          <Step number={3} title="Verifique a instalação">
+          <Step number={3} title="Identifique quem se cadastra (SMS, e-mail e OneSignal)">
+            <Text size="sm" c="dimmed">
+              Quando o visitante informar seus dados (cadastro, login, compra), chame <Code>gero('identify', …)</Code>.
+              SMS e e-mail só chegam a quem foi identificado com telefone ou e-mail; o OneSignal encontra a pessoa pelo{' '}
+              <Code>external_id</Code>, o mesmo que o site passa para <Code>OneSignal.login(…)</Code>.
+            </Text>
+            <CopyCodeBlock
+              code={
+                "gero('identify', {\n  email: 'cliente@exemplo.com.br',\n  phone: '(11) 98765-4321',\n  external_id: 'id-do-cliente-no-seu-site',\n});"
+              }
+              copyLabel="Copiar exemplo"
+            />
+            <Text size="xs" c="dimmed">
+              Para quem não quer SMS, envie <Code>sms_optout: true</Code> no mesmo comando. Cada e-mail traz um link de
+              cancelamento em um clique; quem cancela não recebe mais e-mails deste site.
+            </Text>
+          </Step>
+
+          <Divider />
+
+          <Step number={4} title="Verifique a instalação">
             <Text size="sm" c="dimmed">
               Depois de publicar, clique em <b>Verificar</b> na página de domínios. O domínio fica ativo quando o script
               e o service worker são encontrados.

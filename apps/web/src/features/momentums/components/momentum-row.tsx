@@ -4,6 +4,7 @@ import { modals } from '@mantine/modals';
 import {
   IconClock,
   IconEye,
+  IconListDetails,
   IconPencil,
   IconPlayerPause,
   IconPlayerPlay,
@@ -200,6 +201,11 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
                 onClick={() => navigate(`${path}?id=${item.uuid}&view=1`)}
               />
             ) : null}
+            <Action
+              label={`Entregas de ${title}`}
+              icon={<IconListDetails size={17} />}
+              onClick={() => navigate(`/v2/deliveries?id=${item.uuid}`)}
+            />
             {actions.edit ? <Action label={`Editar ${title}`} icon={<IconPencil size={17} />} onClick={edit} /> : null}
             {actions.remove ? (
               <Action
