@@ -25,7 +25,7 @@ export interface Reply {
   body: string;
 }
 
-export async function startHttpPeer(handle: (req: PeerRequest) => Reply | Promise<Reply>) {
+export async function startHttpPeer(handle: (req: PeerRequest) => Reply | Promise<Reply>, port = 0) {
   const script: (Scripted & { remaining: number })[] = [];
   let requests = 0;
   const server = http.createServer((req, res) => {
@@ -53,10 +53,10 @@ export async function startHttpPeer(handle: (req: PeerRequest) => Reply | Promis
     });
   });
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${address.port}`,
     /** Every request handled, scripted or not. */
     get requests() {
       return requests;

@@ -99,7 +99,13 @@ export function verifySigV4(req: PeerRequest, secrets: Map<string, string>, serv
   return { ok: true as const, accessKeyId: accessKeyId!, region: region! };
 }
 
-export async function startSesPeer(options: { credentials?: Record<string, string> } = {}) {
+export async function startSesPeer(
+  options: {
+    credentials?: Record<string, string>;
+    /** A fixed port (e2e: the server is configured before the peer starts); default any free port. */
+    port?: number;
+  } = {},
+) {
   const secrets = new Map(Object.entries(options.credentials ?? {}));
   const received: SesEmail[] = [];
   const peer = await startHttpPeer((req) => {
@@ -149,7 +155,7 @@ export async function startSesPeer(options: { credentials?: Record<string, strin
     };
     received.push(email);
     return json(200, { MessageId: email.messageId });
-  });
+  }, options.port);
   return {
     ...peer,
     received,

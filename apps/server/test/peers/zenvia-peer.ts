@@ -18,7 +18,13 @@ const response = (statusCode: string, detailCode: string, detailDescription: str
   sendSmsResponse: { statusCode, statusDescription, detailCode, detailDescription },
 });
 
-export async function startZenviaPeer(options: { accounts?: Record<string, string> } = {}) {
+export async function startZenviaPeer(
+  options: {
+    accounts?: Record<string, string>;
+    /** A fixed port (e2e: the server is configured before the peer starts); default any free port. */
+    port?: number;
+  } = {},
+) {
   const accounts = new Map(Object.entries(options.accounts ?? {}));
   const received: Sms[] = [];
   const ids = new Set<string>();
@@ -45,7 +51,7 @@ export async function startZenviaPeer(options: { accounts?: Record<string, strin
     }
     received.push({ ...(r.from ? { from: r.from } : {}), to: r.to, msg: r.msg, id: r.id ?? '', at: new Date() });
     return json(200, response('00', '000', 'Message Sent'));
-  });
+  }, options.port);
   return {
     ...peer,
     received,

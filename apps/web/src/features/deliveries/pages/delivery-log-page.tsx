@@ -30,6 +30,13 @@ const STATUS_LABELS: Record<DeliveryLogStatus, string> = {
   failed: 'Falhou',
   skipped: 'Não enviada',
 };
+const FILTER_LABELS: Record<DeliveryLogStatus, string> = {
+  waiting: 'Aguardando',
+  sending: 'Enviando',
+  sent: 'Enviadas',
+  failed: 'Falhas',
+  skipped: 'Não enviadas',
+};
 const STATUS_COLORS: Record<DeliveryLogStatus, string> = {
   waiting: 'blue',
   sending: 'cyan',
@@ -181,7 +188,7 @@ export default function DeliveryLogPage() {
               { value: 'all', label: 'Todas' },
               ...DELIVERY_LOG_STATUSES.map((s) => ({
                 value: s,
-                label: s === 'sent' ? 'Enviadas' : s === 'failed' ? 'Falhas' : STATUS_LABELS[s],
+                label: FILTER_LABELS[s],
               })),
             ]}
           />
