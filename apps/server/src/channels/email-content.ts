@@ -76,7 +76,9 @@ export const UNSUBSCRIBE_LABEL = 'Não quero mais receber estes e-mails';
 
 /** The e-mail's HTML and text parts, with the unsubscribe link at the end of each. */
 export function emailParts(body: string, unsubscribeUrl: string | undefined) {
-  const looksHtml = /<[a-z][\s\S]*>/i.test(body);
+  // HTML when it has a real HTML tag; a plain text that mentions '<something>' stays text.
+  const looksHtml =
+    /<\/?(p|br|div|span|a|b|i|u|strong|em|h[1-6]|table|tr|td|img|ul|ol|li|html|body|center|font)\b[^>]*>/i.test(body);
   let html = looksHtml ? sanitizeEmailHtml(body) : `<p>${escapeHtml(body).replace(/\n/g, '<br>')}</p>`;
   let text = looksHtml ? htmlToText(html) : body.trim();
   if (unsubscribeUrl) {
