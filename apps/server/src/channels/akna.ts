@@ -3,10 +3,10 @@ import type { ChannelAdapter, SendResult } from './channel.ts';
 import { EMAIL_OPTOUT_ATTRIBUTES, isEmailAddress } from './email-content.ts';
 import {
   classifyStatus,
+  createProviderClient,
   hasOptedOut,
   isAnswer,
   nonEmpty,
-  postToProvider,
   providerMessage,
   skip,
 } from './provider-http.ts';
@@ -52,6 +52,7 @@ export interface AknaOptions {
 
 export function createAknaAdapter(options: AknaOptions): ChannelAdapter {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/emkt/int/integracao.php`;
+  const provider = createProviderClient();
   return {
     type: 'AKNA',
     async send(delivery): Promise<SendResult> {
@@ -85,7 +86,7 @@ export function createAknaAdapter(options: AknaOptions): ChannelAdapter {
         Client: client,
         XML: xml,
       });
-      const answer = await postToProvider(
+      const answer = await provider.post(
         PROVIDER,
         url,
         { headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' }, body: form.toString() },
@@ -107,6 +108,9 @@ export function createAknaAdapter(options: AknaOptions): ChannelAdapter {
           reason: `Credenciais recusadas pelo provedor (${PROVIDER}, ${id}): ${providerMessage(text!)}`,
         };
       return { ok: false, transient: false, reason: `Akna recusou o e-mail (${id}): ${providerMessage(text!)}` };
+    },
+    async close() {
+      provider.close();
     },
   };
 }

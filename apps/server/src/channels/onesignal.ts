@@ -1,5 +1,5 @@
 import type { ChannelAdapter, SendResult } from './channel.ts';
-import { classifyStatus, isAnswer, nonEmpty, postToProvider, providerMessage, skip } from './provider-http.ts';
+import { classifyStatus, createProviderClient, isAnswer, nonEmpty, providerMessage, skip } from './provider-http.ts';
 
 /*
  * Push through OneSignal's REST API: `POST {ONESIGNAL_API_URL}/notifications` with `Authorization: Key <REST API
@@ -22,6 +22,7 @@ export const oneSignalExternalId = (person: { visitorId: string; attributes: Rec
 
 export function createOneSignalAdapter(options: OneSignalOptions): ChannelAdapter {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/notifications`;
+  const client = createProviderClient();
   return {
     type: 'ONE_SIGNAL',
     async send(delivery): Promise<SendResult> {
@@ -39,7 +40,7 @@ export function createOneSignalAdapter(options: OneSignalOptions): ChannelAdapte
           reason: 'Bloco OneSignal sem título ou mensagens em português e inglês.',
         };
       const image = nonEmpty(c.web_image);
-      const answer = await postToProvider(
+      const answer = await client.post(
         PROVIDER,
         url,
         {
@@ -76,6 +77,9 @@ export function createOneSignalAdapter(options: OneSignalOptions): ChannelAdapte
         transient: true,
         reason: `Resposta inesperada do OneSignal: ${providerMessage(answer.text)}`,
       };
+    },
+    async close() {
+      client.close();
     },
   };
 }

@@ -2,10 +2,10 @@ import { isValidMobilePhone, parsePhone } from '@brazilian-utils/brazilian-utils
 import type { ChannelAdapter, SendResult } from './channel.ts';
 import {
   classifyStatus,
+  createProviderClient,
   hasOptedOut,
   isAnswer,
   nonEmpty,
-  postToProvider,
   providerMessage,
   skip,
 } from './provider-http.ts';
@@ -44,6 +44,7 @@ export interface ZenviaOptions {
 
 export function createZenviaAdapter(options: ZenviaOptions): ChannelAdapter {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/services/send-sms`;
+  const client = createProviderClient();
   return {
     type: 'ZENVIA',
     async send(delivery): Promise<SendResult> {
@@ -63,7 +64,7 @@ export function createZenviaAdapter(options: ZenviaOptions): ChannelAdapter {
           reason: `O SMS tem ${[...msg].length} caracteres; a Zenvia aceita até ${SMS_MAX_CHARS}.`,
         };
       const from = nonEmpty(props.sender);
-      const answer = await postToProvider(
+      const answer = await client.post(
         PROVIDER,
         url,
         {
@@ -94,6 +95,9 @@ export function createZenviaAdapter(options: ZenviaOptions): ChannelAdapter {
         transient: false,
         reason: `Zenvia recusou o SMS (${reply.statusCode}/${reply.detailCode ?? '?'}): ${providerMessage(said)}`,
       };
+    },
+    async close() {
+      client.close();
     },
   };
 }

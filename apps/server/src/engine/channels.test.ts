@@ -170,7 +170,7 @@ const deliveriesOf = (momentumUuid: string) =>
   queryRows<{ id: string; status: string; error: string | null; person_uuid: string; due_at: string }>(
     t.app.ctx.db,
     sql`SELECT id, status, error, person_uuid, due_at::text FROM deliveries WHERE momentum_uuid = ${momentumUuid}::uuid
-        ORDER BY created_at, id`,
+        ORDER BY created_at, trigger_at, dedupe_key`,
   );
 
 const personUuid = async (target: Domain, vid: string) =>
