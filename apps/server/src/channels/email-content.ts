@@ -74,13 +74,26 @@ const escapeHtml = (s: string) =>
 
 export const UNSUBSCRIBE_LABEL = 'Não quero mais receber estes e-mails';
 
-/** The e-mail's HTML and text parts, with the unsubscribe link at the end of each. */
-export function emailParts(body: string, unsubscribeUrl: string | undefined) {
+const rendered = new Map<string, { html: string; text: string }>();
+const RENDER_CACHE = 200;
+
+/** The sanitised HTML and the text part of a block's body; a campaign renders its one body once, not per person. */
+function renderBody(body: string) {
+  const hit = rendered.get(body);
+  if (hit) return hit;
   // HTML when it has a real HTML tag; a plain text that mentions '<something>' stays text.
   const looksHtml =
     /<\/?(p|br|div|span|a|b|i|u|strong|em|h[1-6]|table|tr|td|img|ul|ol|li|html|body|center|font)\b[^>]*>/i.test(body);
-  let html = looksHtml ? sanitizeEmailHtml(body) : `<p>${escapeHtml(body).replace(/\n/g, '<br>')}</p>`;
-  let text = looksHtml ? htmlToText(html) : body.trim();
+  const html = looksHtml ? sanitizeEmailHtml(body) : `<p>${escapeHtml(body).replace(/\n/g, '<br>')}</p>`;
+  const parts = { html, text: looksHtml ? htmlToText(html) : body.trim() };
+  if (rendered.size >= RENDER_CACHE) rendered.delete(rendered.keys().next().value as string);
+  rendered.set(body, parts);
+  return parts;
+}
+
+/** The e-mail's HTML and text parts, with the unsubscribe link at the end of each. */
+export function emailParts(body: string, unsubscribeUrl: string | undefined) {
+  let { html, text } = renderBody(body);
   if (unsubscribeUrl) {
     html += `\n<p style="font-size:12px;color:#666"><a href="${escapeHtml(unsubscribeUrl)}">${UNSUBSCRIBE_LABEL}</a></p>`;
     text += `\n\n${UNSUBSCRIBE_LABEL}: ${unsubscribeUrl}`;
