@@ -749,12 +749,13 @@ async function messageCampaign(
 
 const START = '<!-- engine:start (written by npm run bench:engine) -->';
 const END = '<!-- engine:end -->';
+const MESSAGES_START = '<!-- engine-messages:start (written by npm run bench:engine) -->';
+const MESSAGES_END = '<!-- engine-messages:end -->';
 
 function report(
   meta: { pgVersion: string; seconds: number; load: number[] },
   lat: LatencyResult | null,
   camp: CampaignResult | null,
-  messages: MessageResult[] = [],
 ) {
   const lines: string[] = [];
   lines.push(
@@ -773,10 +774,6 @@ function report(
   if (camp)
     lines.push(
       `| ${f0(camp.persons)}-person campaign ≤ ${CAMPAIGN_TARGET_S} s (PostgreSQL) | ${f1(camp.lastPushSeconds)} s to the last push (${f0(camp.pushesPerSecond)} pushes/s) | ${camp.received >= camp.persons && camp.lastPushSeconds <= CAMPAIGN_TARGET_S ? '**met**' : '**missed**'} |`,
-    );
-  for (const m of messages)
-    lines.push(
-      `| ${f0(m.persons)} ${m.channel === 'AWS_SES' ? 'e-mails through the local SES peer' : 'SMS through the local Zenvia peer'} ≤ ${MESSAGES_TARGET_S} s (PostgreSQL), zero lost | ${f1(m.lastSeconds)} s to the last message (${f0(m.perSecond)}/s), ${f0(m.persons - Math.min(m.persons, m.received - m.duplicates))} lost, ${f0(m.duplicates)} duplicates | ${m.received - m.duplicates >= m.persons && m.lastSeconds <= MESSAGES_TARGET_S ? '**met**' : '**missed**'} |`,
     );
   if (lat) {
     lines.push(
@@ -833,36 +830,51 @@ function report(
       );
     }
   }
-  if (messages.length) {
-    lines.push(
-      '',
-      '### E-mail and SMS campaigns',
-      '',
-      "Persons with an e-mail address and a mobile phone generated with SQL (not timed), the channel integrated through the API, an Active campaign created through the API; times from the create request. The SES peer verifies the SigV4 signature of every request and parses SESv2 SendEmail; the Zenvia peer checks HTTP Basic and the body, and refuses a repeated id. Both run in the bench's process.",
-      '',
-      '| channel | persons | first s | fan-out done s | last s | messages/s | received | duplicates | deliveries | server CPU | PostgreSQL CPU | bench CPU |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
-      ...messages.map(
-        (m) =>
-          `| ${m.channel} | ${f0(m.persons)} | ${f1(m.firstSeconds)} | ${f1(m.fanoutSeconds)} | ${f1(m.lastSeconds)} | ${f0(m.perSecond)} | ${f0(m.received)} | ${f0(m.duplicates)} | ${Object.entries(
-            m.statuses,
-          )
-            .map(([k, v]) => `${k} ${f0(v)}`)
-            .join(', ')} | ${m.serverCores.toFixed(2)} | ${m.postgresCores.toFixed(2)} | ${m.benchCores.toFixed(2)} |`,
-      ),
-    );
-  }
   return lines.join('\n');
 }
 
-function writeResults(section: string) {
+/** The e-mail and SMS phases: their own section, so a run of only these keeps the push figures. */
+function reportMessages(meta: { pgVersion: string; seconds: number; load: number[] }, messages: MessageResult[]) {
+  const lines: string[] = [
+    `- Date: ${new Date().toISOString().slice(0, 10)}; command \`PHASES=${PHASES.join(',')} MESSAGES=${MESSAGES} npm run bench:engine\`; whole run ${f0(meta.seconds)} s`,
+    `- Machine: \`nproc\` = ${os.availableParallelism()}; node ${process.version}; ${meta.pgVersion}`,
+    `- Load average at the start: ${meta.load.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min; above ~2 means other work shared the 2 cores)`,
+    '',
+    '| target | measured | verdict |',
+    '| --- | --- | --- |',
+  ];
+  for (const m of messages)
+    lines.push(
+      `| ${f0(m.persons)} ${m.channel === 'AWS_SES' ? 'e-mails through the local SES peer' : 'SMS through the local Zenvia peer'} ≤ ${MESSAGES_TARGET_S} s (PostgreSQL), zero lost | ${f1(m.lastSeconds)} s to the last message (${f0(m.perSecond)}/s), ${f0(m.persons - Math.min(m.persons, m.received - m.duplicates))} lost, ${f0(m.duplicates)} duplicates | ${m.received - m.duplicates >= m.persons && m.lastSeconds <= MESSAGES_TARGET_S ? '**met**' : '**missed**'} |`,
+    );
+  lines.push(
+    '',
+    '### E-mail and SMS campaigns',
+    '',
+    "Persons with an e-mail address and a mobile phone generated with SQL (not timed), the channel integrated through the API, an Active campaign created through the API; times from the create request. The SES peer verifies the SigV4 signature of every request and parses SESv2 SendEmail; the Zenvia peer checks HTTP Basic and the body, and refuses a repeated id. Both run in the bench's process.",
+    '',
+    '| channel | persons | first s | fan-out done s | last s | messages/s | received | duplicates | deliveries | server CPU | PostgreSQL CPU | bench CPU |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
+    ...messages.map(
+      (m) =>
+        `| ${m.channel} | ${f0(m.persons)} | ${f1(m.firstSeconds)} | ${f1(m.fanoutSeconds)} | ${f1(m.lastSeconds)} | ${f0(m.perSecond)} | ${f0(m.received)} | ${f0(m.duplicates)} | ${Object.entries(
+          m.statuses,
+        )
+          .map(([k, v]) => `${k} ${f0(v)}`)
+          .join(', ')} | ${m.serverCores.toFixed(2)} | ${m.postgresCores.toFixed(2)} | ${m.benchCores.toFixed(2)} |`,
+    ),
+  );
+  return lines.join('\n');
+}
+
+function writeResults(section: string, start = START, end = END, title = 'Engine') {
   if (!RESULTS) return;
   const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
-  const block = `${START}\n${section}\n${END}`;
+  const block = `${start}\n${section}\n${end}`;
   const next =
-    current.includes(START) && current.includes(END)
-      ? current.slice(0, current.indexOf(START)) + block + current.slice(current.indexOf(END) + END.length)
-      : `${current.trimEnd()}\n\n## Engine\n\n${block}\n`;
+    current.includes(start) && current.includes(end)
+      ? current.slice(0, current.indexOf(start)) + block + current.slice(current.indexOf(end) + end.length)
+      : `${current.trimEnd()}\n\n## ${title}\n\n${block}\n`;
   writeFileSync(RESULTS, next);
 }
 
@@ -934,12 +946,20 @@ async function main() {
     await admin.end();
     rmSync(tmp, { recursive: true, force: true });
   }
-  const section = report({ pgVersion, seconds: (performance.now() - started) / 1000, load }, lat, camp, messages);
-  console.log(`\n${section}\n`);
-  if (camp?.profile)
-    for (const fn of camp.profile.topFunctions) console.log(`  ${f1(fn.ms / 1000).padStart(6)} s  ${fn.name}`);
-  writeResults(section);
-  if (RESULTS) console.log(`written to ${path.relative(root, RESULTS)} (Engine section)`);
+  const meta = { pgVersion, seconds: (performance.now() - started) / 1000, load };
+  if (lat || camp) {
+    const section = report(meta, lat, camp);
+    console.log(`\n${section}\n`);
+    if (camp?.profile)
+      for (const fn of camp.profile.topFunctions) console.log(`  ${f1(fn.ms / 1000).padStart(6)} s  ${fn.name}`);
+    writeResults(section);
+  }
+  if (messages.length) {
+    const section = reportMessages(meta, messages);
+    console.log(`\n${section}\n`);
+    writeResults(section, MESSAGES_START, MESSAGES_END, 'Engine: e-mail and SMS');
+  }
+  if (RESULTS) console.log(`written to ${path.relative(root, RESULTS)}`);
 }
 
 await main();
