@@ -833,6 +833,8 @@ function report(
   return lines.join('\n');
 }
 
+const waitingOf = (m: MessageResult) => (m.statuses.queued ?? 0) + (m.statuses.sending ?? 0);
+
 /** The e-mail and SMS phases: their own section, so a run of only these keeps the push figures. */
 function reportMessages(meta: { pgVersion: string; seconds: number; load: number[] }, messages: MessageResult[]) {
   const lines: string[] = [
@@ -845,7 +847,7 @@ function reportMessages(meta: { pgVersion: string; seconds: number; load: number
   ];
   for (const m of messages)
     lines.push(
-      `| ${f0(m.persons)} ${m.channel === 'AWS_SES' ? 'e-mails through the local SES peer' : 'SMS through the local Zenvia peer'} ≤ ${MESSAGES_TARGET_S} s (PostgreSQL), zero lost | ${f1(m.lastSeconds)} s to the last message (${f0(m.perSecond)}/s), ${f0(m.persons - Math.min(m.persons, m.received - m.duplicates))} lost, ${f0(m.duplicates)} duplicates | ${m.received - m.duplicates >= m.persons && m.lastSeconds <= MESSAGES_TARGET_S ? '**met**' : '**missed**'} |`,
+      `| ${f0(m.persons)} ${m.channel === 'AWS_SES' ? 'e-mails through the local SES peer' : 'SMS through the local Zenvia peer'} ≤ ${MESSAGES_TARGET_S} s (PostgreSQL), zero lost | ${f1(m.lastSeconds)} s ${waitingOf(m) ? `when the bench stopped waiting, ${f0(waitingOf(m))} still queued or sending` : 'to the last message'} (${f0(m.perSecond)}/s), ${f0(Math.max(0, m.persons - (m.received - m.duplicates) - waitingOf(m)))} lost, ${f0(m.duplicates)} duplicates | ${m.received - m.duplicates >= m.persons && m.lastSeconds <= MESSAGES_TARGET_S ? '**met**' : '**missed**'} |`,
     );
   lines.push(
     '',
