@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { filterMessages } from '@impeto/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
@@ -292,6 +293,28 @@ describe('every channel delivers', () => {
       expect(rows.filter((r) => r.status === 'sent')).toHaveLength(3);
     },
   );
+});
+
+describe('OneSignal block', () => {
+  it('both messages are required on the server (spec doc 2 §5)', async () => {
+    const d = await domainWithChannels();
+    const { message_en: _en, ...withoutEnglish } = CONTENT.ONE_SIGNAL!;
+    const res = await call(
+      t.app,
+      'POST',
+      '/api/momentum/create',
+      {
+        domain_uuid: d.uuid,
+        type: 'campaign',
+        momentum_title: `Sem inglês ${++titles}`,
+        status: 'Active',
+        momentums: [everyone, dispatcher(withoutEnglish)],
+      },
+      owner.token,
+    );
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain(filterMessages.oneSignalEnRequired);
+  });
 });
 
 describe('provider errors', () => {
