@@ -25,5 +25,10 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 900,
+    rolldownOptions: {
+      // Rolldown would fold modules shared by lazy pages into the entry chunk, so /signin would download what
+      // only the dashboard uses; keep them in chunks of their own, loaded by the pages that need them.
+      experimental: { chunkOptimization: false },
+    },
   },
 });

@@ -50,6 +50,11 @@ function report(label: string, load: { downloads: Download[]; total: number }) {
   const line = `${label}: ${load.downloads.length} arquivos JS/CSS, ${kb(load.total)} (${encodings})`;
   test.info().annotations.push({ type: 'first-load', description: line });
   console.log(line);
+  if (process.env.FIRST_LOAD_FILES) {
+    for (const d of [...load.downloads].sort((a, b) => b.bytes - a.bytes)) {
+      console.log(`  ${d.path} ${kb(d.bytes)} ${d.encoding || 'identity'}`);
+    }
+  }
 }
 
 function expectWithinBudget(load: { downloads: Download[]; total: number }, encodings: string[]) {
