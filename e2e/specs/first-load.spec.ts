@@ -59,7 +59,10 @@ function report(label: string, load: { downloads: Download[]; total: number }) {
 
 function expectWithinBudget(load: { downloads: Download[]; total: number }, encodings: string[]) {
   expect(load.downloads.length, 'the page loads its JS and CSS').toBeGreaterThan(0);
-  for (const d of load.downloads) expect(encodings, `${d.path} is sent compressed`).toContain(d.encoding);
+  // A file of a few hundred bytes compresses to no less; the build keeps no copy of it and the server sends it as is.
+  for (const d of load.downloads.filter((f) => f.bytes > 1000)) {
+    expect(encodings, `${d.path} is sent compressed`).toContain(d.encoding);
+  }
   expect(
     load.total,
     `first load within ${kb(BUDGET)}: ${load.downloads.map((d) => `${d.path} ${kb(d.bytes)}`).join('; ')}`,
