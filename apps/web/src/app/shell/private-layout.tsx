@@ -1,3 +1,5 @@
+import '../mantine-dashboard.css';
+import '@mantine/dates/styles.css';
 import type { DomainItem } from '@impeto/shared';
 import { Alert, AppShell, Burger, Button, Center, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
