@@ -1,10 +1,11 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './precompress.ts';
 
 const backend = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     port: 5173,
     proxy: {
@@ -24,5 +25,10 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 900,
+    rolldownOptions: {
+      // Rolldown would fold modules shared by lazy pages into the entry chunk, so /signin would download what
+      // only the dashboard uses; keep them in chunks of their own, loaded by the pages that need them.
+      experimental: { chunkOptimization: false },
+    },
   },
 });

@@ -219,6 +219,9 @@ async function serveDashboard(app: FastifyInstance, config: Config) {
     await app.register(fastifyStatic, {
       root: config.webDist,
       wildcard: false,
+      // The build writes .br and .gz copies next to each file; Accept-Encoding picks one (Vary: accept-encoding).
+      preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
       setHeaders: (res, file) => {
         const immutable = file.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

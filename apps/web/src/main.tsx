@@ -1,6 +1,5 @@
-import '@mantine/core/styles.css';
+import './app/mantine-public.css';
 import '@mantine/notifications/styles.css';
-import '@mantine/dates/styles.css';
 import './app/global.css';
 import 'dayjs/locale/pt-br';
 import dayjs from 'dayjs';

@@ -2,8 +2,10 @@ import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { Logo } from '../components/ui/logo.tsx';
+import { usePageTitle } from '../lib/page-title.ts';
 
 export default function NotFoundPage() {
+  usePageTitle('Página não encontrada');
   return (
     <Center mih="100vh" p="md">
       <Stack align="center" gap="md" ta="center">

@@ -1,6 +1,5 @@
 import { MantineProvider } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
-import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -21,10 +20,8 @@ export function AppProviders({
     <QueryClientProvider client={queryClient}>
       <MantineProvider theme={theme} defaultColorScheme="light" env={MANTINE_ENV}>
         <DatesProvider settings={{ locale: 'pt-br', firstDayOfWeek: 0 }}>
-          <ModalsProvider labels={{ confirm: 'Confirmar', cancel: 'Cancelar' }}>
-            <Notifications position="top-right" autoClose={4000} limit={5} />
-            {children}
-          </ModalsProvider>
+          <Notifications position="top-right" autoClose={4000} limit={5} />
+          {children}
         </DatesProvider>
       </MantineProvider>
     </QueryClientProvider>

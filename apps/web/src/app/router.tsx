@@ -2,8 +2,9 @@ import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { CenteredLoader } from '../components/ui/centered-loader.tsx';
 import { RedirectSignedIn, RequireSession } from './guard.tsx';
-import { PrivateLayout } from './shell/private-layout.tsx';
 
+// Every page, and the private shell, is its own chunk: /signin loads no dashboard code, / no form or diagram.
+const PrivateLayout = lazy(() => import('./shell/private-layout.tsx').then((m) => ({ default: m.PrivateLayout })));
 const SigninPage = lazy(() => import('../features/auth/pages/signin-page.tsx'));
 const SignupCompanyPage = lazy(() => import('../features/auth/pages/signup-company-page.tsx'));
 const SignupUserPage = lazy(() => import('../features/auth/pages/signup-user-page.tsx'));

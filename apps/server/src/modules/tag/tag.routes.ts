@@ -2,10 +2,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { msg } from '@impeto/shared';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { domains } from '../../db/schema.ts';
+import { type Encoded, encodeAll, sendEncoded } from '../../lib/content-encoding.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
 
@@ -24,34 +25,42 @@ const findByGeroId = async (ctx: AppContext, geroId: string) =>
 
 const tagNotFound = () => notFound(msg.common.notFound, 'TAG_NOT_FOUND');
 
-/** The tag's public files (DESIGN.md §5 and §11): loader, per-domain config, versioned tracker and service worker. */
+/**
+ * The tag's public files (DESIGN.md §5 and §11): loader, per-domain config, versioned tracker and service worker.
+ * Files are read once and kept with brotli and gzip copies (the files themselves are never changed, so a published
+ * release decompresses to its exact bytes); the per-domain worker is compressed as it is sent.
+ */
 export function tagRoutes(ctx: AppContext) {
-  const files = new Map<string, string>();
+  const files = new Map<string, Encoded>();
+  let loader: Encoded | undefined;
   const FILE = { gero: 'gero.min.js', cnsw: 'sw.js', dcm: 'dcm.min.js' } as const;
   const versioned = async (kind: 'gero' | 'cnsw' | 'dcm', version: string) => {
     const list = ctx.tag[kind];
     if (!list.includes(version)) throw tagNotFound();
     const key = `${kind}/${version}`;
-    let body = files.get(key);
-    if (body === undefined) {
-      body = await readFile(path.join(ctx.tag.dir, kind === 'cnsw' ? 'cnsw' : 'gero', version, FILE[kind]), 'utf8');
-      files.set(key, body);
+    let file = files.get(key);
+    if (file === undefined) {
+      file = encodeAll(await readFile(path.join(ctx.tag.dir, kind === 'cnsw' ? 'cnsw' : 'gero', version, FILE[kind])));
+      files.set(key, file);
     }
-    return body;
+    return file;
   };
-  const js = (reply: FastifyReply, cache: string, body: string) =>
-    reply
-      .header('content-type', JS)
-      .header('cache-control', cache)
-      .header('access-control-allow-origin', '*')
-      .send(body);
+  const js = (req: FastifyRequest, reply: FastifyReply, cache: string, body: Encoded) =>
+    sendEncoded(
+      req,
+      reply.header('content-type', JS).header('cache-control', cache).header('access-control-allow-origin', '*'),
+      body,
+    );
 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const tags = ['tag'];
     const version = z.string().regex(/^[0-9A-Za-z.-]{1,40}$/);
 
-    r.get('/t/loader.js', { schema: { tags } }, (_req, reply) => js(reply, NO_CACHE, ctx.tag.loader));
+    r.get('/t/loader.js', { schema: { tags } }, (req, reply) => {
+      loader ??= encodeAll(ctx.tag.loader);
+      return js(req, reply, NO_CACHE, loader);
+    });
 
     r.get(
       '/t/config/:gero_id',
@@ -81,10 +90,10 @@ export function tagRoutes(ctx: AppContext) {
     );
 
     r.get('/t/gero/:version/gero.min.js', { schema: { tags, params: z.object({ version }) } }, async (req, reply) =>
-      js(reply, IMMUTABLE, await versioned('gero', req.params.version)),
+      js(req, reply, IMMUTABLE, await versioned('gero', req.params.version)),
     );
     r.get('/t/gero/:version/dcm.min.js', { schema: { tags, params: z.object({ version }) } }, async (req, reply) =>
-      js(reply, IMMUTABLE, await versioned('dcm', req.params.version)),
+      js(req, reply, IMMUTABLE, await versioned('dcm', req.params.version)),
     );
     // The domain's GCD rules. The injector asks with `r` = the revision /t/config gave: that answer never changes
     // (a new revision is a new URL), so browsers keep it; without `r`, or with an old one, it is not cached.
@@ -108,7 +117,7 @@ export function tagRoutes(ctx: AppContext) {
       },
     );
     r.get('/t/cnsw/:version/sw.js', { schema: { tags, params: z.object({ version }) } }, async (req, reply) =>
-      js(reply, IMMUTABLE, await versioned('cnsw', req.params.version)),
+      js(req, reply, IMMUTABLE, await versioned('cnsw', req.params.version)),
     );
 
     // The site's /cn_sw.min.js imports this URL; it serves the domain's chosen version, so a version change
@@ -117,7 +126,8 @@ export function tagRoutes(ctx: AppContext) {
       const row = await findByGeroId(ctx, req.query.id);
       if (!row) throw tagNotFound();
       const head = `self.__GERO=${JSON.stringify({ base: ctx.config.publicUrl, id: row.geroId })};\n`;
-      return js(reply, NO_CACHE, head + (await versioned('cnsw', row.cnSwVersion)));
+      const worker = (await versioned('cnsw', row.cnSwVersion)).identity;
+      return js(req, reply, NO_CACHE, encodeAll(Buffer.concat([Buffer.from(head), worker]), 'fast'));
     });
   };
 }

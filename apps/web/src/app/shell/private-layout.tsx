@@ -1,6 +1,9 @@
+import '../mantine-dashboard.css';
+import '@mantine/dates/styles.css';
 import type { DomainItem } from '@impeto/shared';
 import { Alert, AppShell, Burger, Button, Center, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { ModalsProvider } from '@mantine/modals';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { type ReactNode, Suspense, useEffect, useMemo } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -26,7 +29,12 @@ import { UserMenu } from './user-menu.tsx';
 export function PrivateLayout() {
   const session = useSession();
   if (!session) return null;
-  return <DomainGate session={session} />;
+  // Confirm dialogs belong to the dashboard only; kept out of the root so the public pages load no modal code.
+  return (
+    <ModalsProvider labels={{ confirm: 'Confirmar', cancel: 'Cancelar' }}>
+      <DomainGate session={session} />
+    </ModalsProvider>
+  );
 }
 
 function DomainGate({ session }: { session: Session }) {

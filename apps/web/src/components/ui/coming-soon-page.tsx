@@ -1,9 +1,11 @@
 import { Badge, EmptyState, Paper } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { PageHeader } from './page-header.tsx';
 
 /** The placeholder of a page whose issue has not landed yet: a real empty state, no filler text. */
 export function ComingSoonPage({ title, icon, description }: { title: string; icon: ReactNode; description: string }) {
+  usePageTitle(title);
   return (
     <>
       <PageHeader title={title} />

@@ -4,10 +4,12 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { IconAt } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { notifyError } from '../../../lib/notify.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { useRequestRecovery } from '../api/request-recovery.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
 
 export default function RecoveryPage() {
+  usePageTitle('Recuperar senha');
   const navigate = useNavigate();
   const recovery = useRequestRecovery();
   const form = useForm({ initialValues: { email: '' }, validate: schemaResolver(recoveryFields, { sync: true }) });

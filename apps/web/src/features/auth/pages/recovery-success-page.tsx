@@ -1,9 +1,11 @@
 import { msg } from '@impeto/shared';
 import { IconMailForward } from '@tabler/icons-react';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { ResultCard } from '../components/result-card.tsx';
 
 export default function RecoverySuccessPage() {
+  usePageTitle('Verifique seu e-mail');
   return (
     <AuthLayout>
       <ResultCard

@@ -4,11 +4,13 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { IconLinkOff } from '@tabler/icons-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { ResultCard } from '../components/result-card.tsx';
 
 export default function ResetPasswordPage() {
+  usePageTitle('Nova senha');
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
   if (!token) {

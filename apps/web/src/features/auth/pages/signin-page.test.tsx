@@ -31,6 +31,16 @@ beforeEach(() => {
 afterEach(() => restoreCrypto());
 
 describe('sign in', () => {
+  it('opens the terms and the privacy policy in dialogs loaded on demand', async () => {
+    mockFetch(() => undefined);
+    renderApp('/signin');
+    await userEvent.click(await screen.findByRole('button', { name: 'Termos de uso' }, { timeout: 5000 }));
+    const terms = await screen.findByRole('dialog', { name: 'Termos de uso' }, { timeout: 5000 });
+    expect(terms.textContent).toContain('A conta pertence à empresa cadastrada');
+    await userEvent.click(screen.getByRole('button', { name: 'Política de privacidade' }));
+    expect(await screen.findByRole('dialog', { name: 'Política de privacidade' }, { timeout: 5000 })).toBeTruthy();
+  });
+
   it('shows the three required messages on an empty submit and sends nothing', async () => {
     const calls = mockFetch(() => undefined);
     renderApp('/signin');

@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { clearDomainState } from '../../../lib/domain-store.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { saveSession, sessionFromSignin } from '../../../lib/session.ts';
 import { useSignin } from '../api/signin.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
@@ -15,6 +16,7 @@ import { LegalLinks } from '../components/legal-links.tsx';
 import { resolveOrigin } from '../origin.ts';
 
 export default function SigninPage() {
+  usePageTitle('Entrar');
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();

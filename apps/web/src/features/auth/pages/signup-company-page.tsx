@@ -4,11 +4,13 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { IconArrowLeft, IconArrowRight, IconBuilding } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { notifyError } from '../../../lib/notify.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { useCreateCompany } from '../api/create-company.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { SignupSteps } from '../components/signup-steps.tsx';
 
 export default function SignupCompanyPage() {
+  usePageTitle('Cadastro da empresa');
   const navigate = useNavigate();
   const createCompany = useCreateCompany();
   const form = useForm({

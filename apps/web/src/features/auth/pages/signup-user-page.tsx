@@ -17,6 +17,7 @@ import { useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { isApiError } from '../../../lib/api.ts';
 import { notifyError } from '../../../lib/notify.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { useRemoveUnfinishedCompany } from '../api/remove-unfinished-company.ts';
 import { useSignupUser } from '../api/signup-user.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
@@ -30,6 +31,7 @@ interface SignupState {
 const FIELDS = ['name', 'username', 'email', 'password', 'password_confirmation'] as const;
 
 export default function SignupUserPage() {
+  usePageTitle('Cadastro do usuário');
   const location = useLocation();
   const state = location.state as SignupState | null;
   if (!state?.company_uuid) return <Navigate to="/signup/company" replace />;

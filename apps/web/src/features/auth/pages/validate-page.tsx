@@ -3,11 +3,13 @@ import { IconAlertTriangle, IconUserQuestion } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { CenteredLoader } from '../../../components/ui/centered-loader.tsx';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { validateAccount } from '../api/validate-account.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { ResultCard } from '../components/result-card.tsx';
 
 export default function ValidatePage() {
+  usePageTitle('Validação da conta');
   const [params] = useSearchParams();
   const cid = params.get('cid')?.trim() ?? '';
   const navigate = useNavigate();

@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useSelectedDomain } from '../../../lib/domain-store.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { useChannels } from '../api/list-channels.ts';
 import { ChannelCard } from '../components/channel-card.tsx';
 import { CHANNEL_CARDS, channelDefinition } from '../components/channel-catalog.tsx';
@@ -32,6 +33,7 @@ function ChannelCardSkeleton() {
 }
 
 export default function ChannelsPage() {
+  usePageTitle('Canais');
   const [params] = useSearchParams();
   const domainUuid = params.get('domain') ?? '';
   const selected = useSelectedDomain();

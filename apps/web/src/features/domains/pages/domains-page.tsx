@@ -4,6 +4,7 @@ import { IconInfoCircle, IconPlus, IconWorldWww } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { notifyError } from '../../../lib/notify.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useDomains } from '../api/list-domains.ts';
 import { useVersions } from '../api/list-versions.ts';
@@ -13,6 +14,7 @@ import { EditDomainModal } from '../components/edit-domain-modal.tsx';
 import { ScriptModal } from '../components/script-modal.tsx';
 
 export default function DomainsPage() {
+  usePageTitle('Domínios');
   const session = useSession();
   const companyUuid = session?.company_uuid ?? '';
   const domainsQuery = useDomains(companyUuid);

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { errorMessage } from '../../../lib/api.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { useMedia } from '../api/list-media.ts';
 import { MediaCard } from '../components/media-card.tsx';
 import { UploadMediaModal } from '../components/upload-media-modal.tsx';
@@ -13,6 +14,7 @@ const GRID = { base: 2, sm: 3, md: 4, xl: 5 };
 const SKELETONS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 
 export default function MediaPage() {
+  usePageTitle('Mídias');
   const [params] = useSearchParams();
   const domainUuid = params.get('domain') ?? '';
   const mediaQuery = useMedia(domainUuid);

@@ -3,6 +3,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { errorMessage } from '../../../lib/api.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useCompany } from '../api/get-company.ts';
 import { CompanyCard } from '../components/company-card.tsx';
@@ -31,6 +32,7 @@ function CompanyCardSkeleton() {
 }
 
 export default function SettingsPage() {
+  usePageTitle('Configurações');
   const session = useSession();
   const companyQuery = useCompany(session?.company_uuid ?? '');
   const [modal, setModal] = useState<{ opened: boolean; mode: CompanyModalMode }>({ opened: false, mode: 'view' });

@@ -1,0 +1,64 @@
+import { screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { COMPANY, mockFetch, renderApp, signIn } from '../test/render.tsx';
+
+const domain = {
+  uuid: '11111111-1111-4111-8111-111111111111',
+  name: 'Loja Aurora',
+  domain: 'https://loja.example.com',
+  domain_root: 'https://loja.example.com',
+  gero_id: 'G-123',
+  gero_validate: true,
+  gero_version: '1.0.0',
+  cn_sw_version: '1.0.0',
+  status: 'Active',
+  active: true,
+};
+
+const titleBecomes = (title: string) => waitFor(() => expect(document.title).toBe(title), { timeout: 5000 });
+
+describe('page titles', () => {
+  beforeEach(() => {
+    document.title = 'Ímpeto';
+  });
+
+  it('names each public page in the browser tab, with the product name', async () => {
+    const { router } = renderApp('/signin');
+    await titleBecomes('Entrar · Ímpeto');
+    await router.navigate('/recovery');
+    await titleBecomes('Recuperar senha · Ímpeto');
+    await router.navigate('/signup/company');
+    await titleBecomes('Cadastro da empresa · Ímpeto');
+    await router.navigate('/nao-existe');
+    await titleBecomes('Página não encontrada · Ímpeto');
+  });
+
+  it('changes the title as the user moves between private pages, placeholders included', async () => {
+    signIn();
+    mockFetch((url) => {
+      if (url.endsWith(`/domain/list/${COMPANY}`)) return { body: { message: 'ok', data: [domain] } };
+      if (url.includes('/momentum/list') || url.includes('/momentums')) return { body: { message: 'ok', data: [] } };
+      return undefined;
+    });
+    const { router } = renderApp(`/?domain=${domain.uuid}`);
+    await titleBecomes('Analytics · Ímpeto');
+    const pages: [string, string][] = [
+      ['/domains', 'Domínios · Ímpeto'],
+      ['/v2/momentums', 'Momentums · Ímpeto'],
+      ['/v2/campaigns', 'Campanhas · Ímpeto'],
+      ['/v2/momentum/create', 'Momentum · Ímpeto'],
+      ['/v2/campaign/create', 'Campanha · Ímpeto'],
+      ['/channels', 'Canais · Ímpeto'],
+      ['/media', 'Mídias · Ímpeto'],
+      ['/settings', 'Configurações · Ímpeto'],
+      ['/profile', 'Perfil · Ímpeto'],
+      ['/payment', 'Pagamento · Ímpeto'],
+      ['/dcm', 'GCD · Ímpeto'],
+    ];
+    for (const [path, title] of pages) {
+      await router.navigate(`${path}?domain=${domain.uuid}`);
+      await titleBecomes(title);
+    }
+    expect(screen.getByRole('heading', { level: 2, name: 'GCD' })).toBeTruthy();
+  });
+});
