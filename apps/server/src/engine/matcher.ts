@@ -5,7 +5,7 @@ import {
   toPortableRegex,
   type Worktime,
 } from '@impeto/shared';
-import { type CompiledFilter, compileFilter, foldCase } from '../modules/persons/filter/compile-filter.ts';
+import { type CompiledFilter, compileFilter, foldCase } from '../lib/filter/compile-filter.ts';
 import type { RecurrenceRule } from './schedule.ts';
 
 /*
