@@ -36,8 +36,9 @@ export function authPublicRoutes(ctx: AppContext, captcha: Captcha) {
 
     r.post('/users/signin', { schema: { tags: ['auth'], body: signinSchema } }, async (req) => {
       signinByIp(req.ip);
-      signinByUsername(req.body.user.username.toLowerCase());
       await captcha.verify(req.body.captcha);
+      // Counted only once the captcha passed: otherwise anyone could lock a username with garbage requests.
+      signinByUsername(req.body.user.username.toLowerCase());
       const data = await auth.signin(ctx, { ...req.body.user, keepConnected: req.body.keep_connected === true });
       return ok(msg.signin.success, data);
     });
