@@ -18,6 +18,7 @@ import { createEnvelopeKey, redact } from './lib/envelope.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { loadTagCatalog } from './lib/tag-catalog.ts';
+import { installTextGuard } from './lib/text-guard.ts';
 import { authPrivateRoutes, authPublicRoutes } from './modules/auth/auth.routes.ts';
 import { createCaptcha } from './modules/auth/captcha.ts';
 import { channelsRoutes } from './modules/channels/channels.routes.ts';
@@ -141,6 +142,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     request.body = await ctx.envelope.open(request.body);
     request.log.debug({ body: redact(request.body) }, 'envelope aberto');
   });
+  installTextGuard(app);
 
   await app.register(cors, { origin: false });
   await app.register(swagger, {

@@ -1,3 +1,5 @@
+import './zod-locale.ts';
+
 export * from './auth/auth.schema.ts';
 export * from './channels/channel.schema.ts';
 export * from './collect/collect.schema.ts';
@@ -10,3 +12,4 @@ export * from './media/media.schema.ts';
 export * from './messages.ts';
 export * from './momentums/blocks.schema.ts';
 export * from './momentums/momentum.schema.ts';
+export { configureZodMessages } from './zod-locale.ts';

@@ -169,4 +169,8 @@ export const msg = {
     keys: 'Chaves carregadas.',
     listed: 'Visitantes carregados.',
   },
+  input: {
+    nulCharacter: 'O texto enviado contém um caractere nulo (\\u0000), que não é aceito. Remova-o e tente novamente.',
+    required: 'Campo obrigatório.',
+  },
 } as const;
