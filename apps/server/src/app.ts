@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { isEnvelope, msg } from '@impeto/shared';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
 import { createOnsiteAdapter } from './channels/onsite.ts';
 import { createWebPushAdapter } from './channels/web-push.ts';
 import type { Config } from './config.ts';
@@ -16,6 +17,7 @@ import { requireAuth } from './lib/auth-guard.ts';
 import { type AppContext, type Clock, systemClock } from './lib/context.ts';
 import { createEnvelopeKey, redact } from './lib/envelope.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
+import { loggerOptions } from './lib/log.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { loadTagCatalog } from './lib/tag-catalog.ts';
 import { installTextGuard } from './lib/text-guard.ts';
@@ -38,6 +40,8 @@ export interface AppDeps {
   database?: Database;
   mailer?: Mailer;
   clock?: Clock;
+  /** Where the log goes (default stdout); tests read it. */
+  logStream?: DestinationStream;
   /** Apply migrations at start-up (default true). */
   migrate?: boolean;
   engine?: {
@@ -70,7 +74,7 @@ const databaseIdentity = (url: string) => {
 /** Builds the same app main.ts runs: API, dashboard and (later) collector and tag files on one server. */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel, deps.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
