@@ -173,4 +173,9 @@ export const msg = {
     nulCharacter: 'O texto enviado contém um caractere nulo (\\u0000), que não é aceito. Remova-o e tente novamente.',
     required: 'Campo obrigatório.',
   },
+  password: {
+    blank: 'A senha não pode ser formada só por espaços.',
+    weak: 'Esta senha é fácil de adivinhar.',
+    hint: 'Use uma frase com palavras pouco comuns, ou misture palavras, números e símbolos.',
+  },
 } as const;

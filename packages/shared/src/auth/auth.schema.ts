@@ -11,6 +11,7 @@ export const usernameSchema = requiredText(msg.signup.usernameRequired).pipe(
 export const passwordSchema = z
   .string({ error: msg.signup.passwordRequired })
   .min(1, msg.signup.passwordRequired)
+  .refine((p) => p.trim() !== '', { message: msg.password.blank, abort: true })
   .min(8, msg.signup.passwordTooShort)
   .max(200, msg.signup.passwordTooShort);
 

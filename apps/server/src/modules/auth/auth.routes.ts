@@ -2,13 +2,12 @@ import {
   createCompanySchema,
   msg,
   recoverySchema,
-  resetPasswordSchema,
   signinSchema,
   signupEnvelopeSchema,
   signupKind,
-  signupUserSchema,
   validateAccountSchema,
 } from '@impeto/shared';
+import { resetPasswordStrongSchema, signupUserStrongSchema } from '@impeto/shared/password-strength';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -71,7 +70,7 @@ export function authPublicRoutes(ctx: AppContext, captcha: Captcha) {
           await auth.requestRecovery(ctx, parseBody(recoverySchema, req.body).user.email);
           return ok(msg.recovery.requested, null);
         }
-        const user = await auth.signupUser(ctx, parseBody(signupUserSchema, req.body).user);
+        const user = await auth.signupUser(ctx, parseBody(signupUserStrongSchema, req.body).user);
         return ok(msg.signup.userCreated, { user, confirmation: msg.signup.confirmationSent });
       },
     );
@@ -87,7 +86,7 @@ export function authPublicRoutes(ctx: AppContext, captcha: Captcha) {
 
     r.put(
       '/users/password',
-      { onRequest: perIp, schema: { tags: ['auth'], body: resetPasswordSchema } },
+      { onRequest: perIp, schema: { tags: ['auth'], body: resetPasswordStrongSchema } },
       async (req) => {
         await auth.resetPassword(ctx, req.body.user);
         return ok(msg.recovery.passwordChanged, null);
