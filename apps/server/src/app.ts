@@ -19,6 +19,7 @@ import { createEnvelopeKey, redact } from './lib/envelope.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { loggerOptions } from './lib/log.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
+import { registerSecurityHeaders } from './lib/security-headers.ts';
 import { loadTagCatalog } from './lib/tag-catalog.ts';
 import { installTextGuard } from './lib/text-guard.ts';
 import { authPrivateRoutes, authPublicRoutes } from './modules/auth/auth.routes.ts';
@@ -149,6 +150,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   installTextGuard(app);
 
   await app.register(cors, { origin: false });
+  await registerSecurityHeaders(app, config);
   await app.register(swagger, {
     openapi: { info: { title: 'Ímpeto API', version: '0.1.0', description: 'API do painel, do coletor e da tag.' } },
     transform: jsonSchemaTransform,
