@@ -24,5 +24,16 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 900,
+    rolldownOptions: {
+      output: {
+        // The password-strength dictionaries (loaded on demand by the sign-up and reset forms) in two chunks.
+        codeSplitting: {
+          groups: [
+            { name: 'zxcvbn-pt-br', test: /@zxcvbn-ts[\\/]language-pt-br/ },
+            { name: 'zxcvbn-common', test: /@zxcvbn-ts[\\/](language-common|core)/ },
+          ],
+        },
+      },
+    },
   },
 });

@@ -1,5 +1,3 @@
-import './zod-locale.ts';
-
 export * from './auth/auth.schema.ts';
 export * from './channels/channel.schema.ts';
 export * from './collect/collect.schema.ts';
@@ -12,4 +10,4 @@ export * from './media/media.schema.ts';
 export * from './messages.ts';
 export * from './momentums/blocks.schema.ts';
 export * from './momentums/momentum.schema.ts';
-export { configureZodMessages } from './zod-locale.ts';
+export { configureZodMessages } from './zod.ts';

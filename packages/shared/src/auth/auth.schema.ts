@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { msg } from '../messages.ts';
+import { z } from '../zod.ts';
 
 /** A required text field: missing, non-string or blank all give the same required message. */
 export const requiredText = (message: string) => z.string({ error: message }).trim().min(1, message);

@@ -1,8 +1,8 @@
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary as commonDictionary } from '@zxcvbn-ts/language-common';
 import { dictionary as ptBrDictionary, translations } from '@zxcvbn-ts/language-pt-br';
-import { z } from 'zod';
 import { msg } from '../messages.ts';
+import { z } from '../zod.ts';
 import { resetPasswordSchema, signupUserFields } from './auth.schema.ts';
 
 /*

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 /** Limits of the collector's wire (DESIGN.md §11). */
 export const COLLECT_LIMITS = { events: 500, bodyBytes: 512 * 1024, text: 2048, props: 50 } as const;

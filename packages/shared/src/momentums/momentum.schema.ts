@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 import { momentumBlocksSchema } from './blocks.schema.ts';
 
 export const MOMENTUM_TYPES = ['momentum', 'campaign', 'dcm'] as const;
