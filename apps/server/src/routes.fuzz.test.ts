@@ -21,7 +21,7 @@ import { queryRows } from './db/client.ts';
  * Properties: no answer is a 5xx, and company B's rows are exactly what they were.
  * FUZZ_RUNS scales the cases per route; FUZZ_SEED replays a run (fast-check prints the seed of a failure).
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
 type Owner = Awaited<ReturnType<typeof signUpAndSignIn>>;

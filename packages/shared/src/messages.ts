@@ -172,6 +172,8 @@ export const msg = {
   input: {
     nulCharacter: 'O texto enviado contém um caractere nulo (\\u0000), que não é aceito. Remova-o e tente novamente.',
     required: 'Campo obrigatório.',
+    malformedText:
+      'O texto enviado contém um caractere Unicode malformado (metade de um par substituto), que não é aceito. Remova-o e tente novamente.',
   },
   password: {
     blank: 'A senha não pode ser formada só por espaços.',

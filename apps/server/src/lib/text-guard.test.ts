@@ -9,7 +9,7 @@ import {
   signUpAndSignIn,
   type TestApp,
 } from '../../test/harness.ts';
-import { findNul } from './text-guard.ts';
+import { findUnstorable } from './text-guard.ts';
 
 const NUL = '\u0000';
 const SITE = 'https://loja-nulo.com.br';
@@ -31,11 +31,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('NUL characters', () => {
-  it('are found in texts and keys, at any depth', () => {
-    expect(findNul({ a: [{ b: 'ok' }, { c: `x${NUL}` }] })).toBe('a.1.c');
-    expect(findNul({ [`k${NUL}`]: 1 })).toBe(`k${NUL}`);
-    expect(findNul(`a${NUL}`)).toBe('body');
-    expect(findNul({ a: ['ok', 1, null, true, { b: 'São Paulo \u0001' }] })).toBeUndefined();
+  it('are found in texts and keys, at any depth, with unpaired surrogates', () => {
+    expect(findUnstorable({ a: [{ b: 'ok' }, { c: `x${NUL}` }] })).toEqual({ path: 'a.1.c', nul: true });
+    expect(findUnstorable({ [`k${NUL}`]: 1 })).toEqual({ path: `k${NUL}`, nul: true });
+    expect(findUnstorable(`a${NUL}`)).toEqual({ path: 'body', nul: true });
+    expect(findUnstorable({ a: ['x\ud800y'] })).toEqual({ path: 'a.0', nul: false });
+    expect(findUnstorable({ a: ['ok', 1, null, true, { b: 'São Paulo \u0001 😀 \ud83d\ude00' }] })).toBeUndefined();
   });
 
   it('are refused with a 400 in pt-BR on every route that used to answer 500', async () => {
@@ -140,6 +141,37 @@ describe('NUL characters', () => {
     const res = await call(t.app, 'POST', '/api/company/create', sealed);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(msg.input.nulCharacter);
+  });
+});
+
+describe('unpaired surrogates', () => {
+  it('are refused with a 400 in pt-BR instead of breaking a jsonb write', async () => {
+    const form = {
+      document: { type: 'cnpj', number: '11.222.333/0001-81' },
+      inscricao_municipal: '\ud8001234567',
+      razao_social: 'Padaria Pão Quente Ltda.',
+      email: 'financeiro@paoquente.com.br',
+      endereco: 'Rua das Flores',
+      numero: '100',
+      bairro: 'Centro',
+      zip_code: '01310-930',
+      cidade: 'São Paulo',
+      uf: 'SP',
+      country: 'Brasil',
+      telefone: '(11) 98765-4321',
+      dt_birthday: '29/02/2024',
+      dt_payment: null,
+      type_payment: null,
+      credit_card: null,
+      notes: null,
+    };
+    const res = await call(t.app, 'PUT', `/api/company/update/${owner.company.uuid}`, { company: form }, owner.token);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      message: msg.input.malformedText,
+      code: 'MALFORMED_TEXT',
+      fields: { 'company.inscricao_municipal': msg.input.malformedText },
+    });
   });
 });
 
