@@ -232,8 +232,8 @@ function apiClient(base: string) {
       name: 'Bench Motor',
       username: 'benchmotor',
       email: 'bench-motor@impeto.local',
-      password: 'bench-motor-2026',
-      password_confirmation: 'bench-motor-2026',
+      password: 'fila de envios sem pausa',
+      password_confirmation: 'fila de envios sem pausa',
     };
     await api('POST', '/users/signup', { user });
     const outbox = (await api('GET', '/dev/outbox')) as { to: string; links: string[] }[];

@@ -17,7 +17,7 @@ import pg from 'pg';
 import { type Database, fromPglite, fromPostgres, queryRows } from '../apps/server/src/db/client.ts';
 import { companies, domains } from '../apps/server/src/db/schema.ts';
 import type { AppContext } from '../apps/server/src/lib/context.ts';
-import { compileFilter } from '../apps/server/src/modules/persons/filter/compile-filter.ts';
+import { compileFilter } from '../apps/server/src/lib/filter/compile-filter.ts';
 import { peopleImpacted } from '../apps/server/src/modules/persons/persons.service.ts';
 
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';

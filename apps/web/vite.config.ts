@@ -29,6 +29,15 @@ export default defineConfig({
       // Rolldown would fold modules shared by lazy pages into the entry chunk, so /signin would download what
       // only the dashboard uses; keep them in chunks of their own, loaded by the pages that need them.
       experimental: { chunkOptimization: false },
+      output: {
+        // The password-strength dictionaries (loaded on demand by the sign-up and reset forms) in two chunks.
+        codeSplitting: {
+          groups: [
+            { name: 'zxcvbn-pt-br', test: /@zxcvbn-ts[\\/]language-pt-br/ },
+            { name: 'zxcvbn-common', test: /@zxcvbn-ts[\\/](language-common|core)/ },
+          ],
+        },
+      },
     },
   },
 });

@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { isEnvelope, msg } from '@impeto/shared';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
 import { createAknaAdapter } from './channels/akna.ts';
 import { createSesAdapter } from './channels/aws-ses.ts';
 import { createOneSignalAdapter } from './channels/onesignal.ts';
@@ -20,8 +21,11 @@ import { requireAuth } from './lib/auth-guard.ts';
 import { type AppContext, type Clock, systemClock } from './lib/context.ts';
 import { createEnvelopeKey, redact } from './lib/envelope.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
+import { loggerOptions } from './lib/log.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
+import { registerSecurityHeaders } from './lib/security-headers.ts';
 import { loadTagCatalog } from './lib/tag-catalog.ts';
+import { installTextGuard } from './lib/text-guard.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { createAttribution } from './modules/analytics/attribution.ts';
 import { authPrivateRoutes, authPublicRoutes } from './modules/auth/auth.routes.ts';
@@ -47,6 +51,8 @@ export interface AppDeps {
   database?: Database;
   mailer?: Mailer;
   clock?: Clock;
+  /** Where the log goes (default stdout); tests read it. */
+  logStream?: DestinationStream;
   /** Apply migrations at start-up (default true). */
   migrate?: boolean;
   engine?: {
@@ -79,7 +85,7 @@ const databaseIdentity = (url: string) => {
 /** Builds the same app main.ts runs: API, dashboard and (later) collector and tag files on one server. */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel, deps.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
@@ -175,8 +181,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     request.body = await ctx.envelope.open(request.body);
     request.log.debug({ body: redact(request.body) }, 'envelope aberto');
   });
+  installTextGuard(app);
 
   await app.register(cors, { origin: false });
+  await registerSecurityHeaders(app, config);
   await app.register(swagger, {
     openapi: { info: { title: 'Ímpeto API', version: '0.1.0', description: 'API do painel, do coletor e da tag.' } },
     transform: jsonSchemaTransform,

@@ -21,8 +21,12 @@ const refuseOnMigrationError = (err: unknown): never => {
   process.exit(1);
 };
 
-const announce = (port: number) =>
+const announce = (port: number) => {
   console.log(`\n  Ímpeto pronto: abra ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}\n`);
+  if (!config.smtpUrl && config.nodeEnv !== 'production') {
+    console.log('  Sem SMTP_URL: os links de validação e de recuperação de senha aparecem neste log\n');
+  }
+};
 
 if (config.apiProcesses > 1 && cluster.isPrimary) {
   // Several HTTP processes share the port (DESIGN.md §6): migrate once here, then fork them.

@@ -87,7 +87,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  deps: Pick<AppDeps, 'engine' | 'database' | 'migrate'> = {},
+  deps: Pick<AppDeps, 'engine' | 'database' | 'migrate' | 'logStream'> = {},
 ): Promise<TestApp> {
   const clock = new TestClock();
   const ownSpool = 'collectSpool' in overrides ? undefined : mkdtempSync(path.join(tmpdir(), 'impeto-spool-'));
@@ -95,6 +95,7 @@ export async function createTestApp(
     database: deps.database ?? (await freshDatabase()),
     clock,
     migrate: deps.migrate ?? false,
+    logStream: deps.logStream,
     engine: { work: false, pushCa: pushServiceCert, ...deps.engine },
   });
   await app.ready();

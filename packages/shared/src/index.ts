@@ -16,3 +16,4 @@ export * from './momentums/blocks.schema.ts';
 export * from './momentums/css-selector.ts';
 export * from './momentums/momentum.schema.ts';
 export * from './persons/privacy.schema.ts';
+export { configureZodMessages } from './zod.ts';

@@ -196,4 +196,15 @@ export const msg = {
     updated: 'Limite de frequência atualizado.',
     invalid: 'Informe um número inteiro de 1 a 1000, ou deixe em branco para não limitar.',
   },
+  input: {
+    nulCharacter: 'O texto enviado contém um caractere nulo (\\u0000), que não é aceito. Remova-o e tente novamente.',
+    required: 'Campo obrigatório.',
+    malformedText:
+      'O texto enviado contém um caractere Unicode malformado (metade de um par substituto), que não é aceito. Remova-o e tente novamente.',
+  },
+  password: {
+    blank: 'A senha não pode ser formada só por espaços.',
+    weak: 'Esta senha é fácil de adivinhar.',
+    hint: 'Use uma frase com palavras pouco comuns, ou misture palavras, números e símbolos.',
+  },
 } as const;

@@ -6,7 +6,7 @@ import {
   toPortableRegex,
   type Worktime,
 } from '@impeto/shared';
-import { type CompiledFilter, compileFilter } from '../modules/persons/filter/compile-filter.ts';
+import { type CompiledFilter, compileFilter } from '../lib/filter/compile-filter.ts';
 import type { RecurrenceRule } from './schedule.ts';
 
 /*

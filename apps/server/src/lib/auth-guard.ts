@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate } from '../modules/auth/auth.service.ts';
 import type { AppContext } from './context.ts';
 import { unauthorized } from './errors.ts';
+import { authenticate } from './sessions.ts';
 
 export interface Principal {
   token: string;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 /**
  * The analytics service (spec doc 1 §2 "Analytics dashboard", §3 analytics rows, §7; READINGS A-23, A-24).

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { msg } from '../messages.ts';
+import { z } from '../zod.ts';
 
 /** A required text field: missing, non-string or blank all give the same required message. */
 export const requiredText = (message: string) => z.string({ error: message }).trim().min(1, message);
@@ -11,6 +11,7 @@ export const usernameSchema = requiredText(msg.signup.usernameRequired).pipe(
 export const passwordSchema = z
   .string({ error: msg.signup.passwordRequired })
   .min(1, msg.signup.passwordRequired)
+  .refine((p) => p.trim() !== '', { message: msg.password.blank, abort: true })
   .min(8, msg.signup.passwordTooShort)
   .max(200, msg.signup.passwordTooShort);
 

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { requiredText } from '../auth/auth.schema.ts';
 import { msg } from '../messages.ts';
+import { z } from '../zod.ts';
 
 const m = msg.channel;
 

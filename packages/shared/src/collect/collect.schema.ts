@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 /** Limits of the collector's wire (DESIGN.md §11). */
 export const COLLECT_LIMITS = { events: 500, bodyBytes: 512 * 1024, text: 2048, props: 50 } as const;
@@ -69,7 +69,12 @@ export type CollectEvent = z.infer<typeof collectEventSchema>;
 
 /** The batch around the events; events are validated one by one so one bad event never sinks the rest. */
 export const collectBatchSchema = z.object({
-  id: z.string().min(1).max(64),
+  // gero_ids are `G-` and hex: anything else names no domain and never reaches the database.
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/),
   vid: z.string().min(1).max(64).optional(),
   v: z.string().max(20).optional(),
   l: z.string().max(35).optional(),

@@ -1,9 +1,9 @@
 import { getStates, isValidCnpj } from '@brazilian-utils/brazilian-utils';
 import dayjs from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat.js';
-import { z } from 'zod';
 import { requiredText } from '../auth/auth.schema.ts';
 import { msg } from '../messages.ts';
+import { z } from '../zod.ts';
 
 dayjs.extend(customParseFormat);
 

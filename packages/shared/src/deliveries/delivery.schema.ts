@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { msg } from '../messages.ts';
+import { z } from '../zod.ts';
 
 /** What the delivery log shows as a status (the engine's statuses, grouped the way a site owner reads them). */
 export const DELIVERY_LOG_STATUSES = ['waiting', 'sending', 'sent', 'failed', 'skipped'] as const;

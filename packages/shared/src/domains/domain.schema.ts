@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { msg } from '../messages.ts';
+import { z } from '../zod.ts';
 
 export const DOMAIN_STATUSES = ['Active', 'Inactive'] as const;
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];

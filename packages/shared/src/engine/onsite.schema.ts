@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.ts';
 
 // On-site messages (SUPERARE_WEBVIEW deliveries) as the tag receives them: in the `onsite` list of the
 // answer to POST /collect and of GET /collect/pending?id=<gero_id>&vid=<visitor> (DESIGN.md §10, §11).

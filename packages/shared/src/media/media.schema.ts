@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { msg } from '../messages.ts';
+import { z } from '../zod.ts';
 
 const m = msg.media;
 

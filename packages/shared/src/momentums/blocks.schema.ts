@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { CHANNEL_TYPES } from '../channels/channel.schema.ts';
+import { z } from '../zod.ts';
 import { isValidSelector } from './css-selector.ts';
 
 // Momentum blocks (DESIGN.md §11, spec doc 2 §3.2–3.5, §5, READINGS ).

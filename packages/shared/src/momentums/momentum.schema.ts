@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { DcmStats } from '../dcm/dcm-rule.ts';
+import { z } from '../zod.ts';
 import { momentumBlocksSchema } from './blocks.schema.ts';
 
 export const MOMENTUM_TYPES = ['momentum', 'campaign', 'dcm'] as const;

@@ -12,24 +12,6 @@ export const insertUser = (db: Db, row: typeof users.$inferInsert) => db.insert(
 
 export const insertSession = (db: Db, row: typeof sessions.$inferInsert) => db.insert(sessions).values(row);
 
-/** The live session behind a token hash, with its user; expired or revoked sessions are not found. */
-export const findLiveSession = async (db: Db, tokenHash: string, now: Date) =>
-  (
-    await db
-      .select({
-        tokenHash: sessions.tokenHash,
-        expiresAt: sessions.expiresAt,
-        userUuid: users.uuid,
-        companyUuid: users.companyUuid,
-        username: users.username,
-        role: users.role,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.uuid, sessions.userUuid))
-      .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
-      .limit(1)
-  )[0];
-
 export const revokeSession = (db: Db, tokenHash: string, now: Date) =>
   db
     .update(sessions)

@@ -2,13 +2,12 @@ import {
   createCompanySchema,
   msg,
   recoverySchema,
-  resetPasswordSchema,
   signinSchema,
   signupEnvelopeSchema,
   signupKind,
-  signupUserSchema,
   validateAccountSchema,
 } from '@impeto/shared';
+import { resetPasswordStrongSchema, signupUserStrongSchema } from '@impeto/shared/password-strength';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -36,8 +35,9 @@ export function authPublicRoutes(ctx: AppContext, captcha: Captcha) {
 
     r.post('/users/signin', { schema: { tags: ['auth'], body: signinSchema } }, async (req) => {
       signinByIp(req.ip);
-      signinByUsername(req.body.user.username.toLowerCase());
       await captcha.verify(req.body.captcha);
+      // Counted only once the captcha passed: otherwise anyone could lock a username with garbage requests.
+      signinByUsername(req.body.user.username.toLowerCase());
       const data = await auth.signin(ctx, { ...req.body.user, keepConnected: req.body.keep_connected === true });
       return ok(msg.signin.success, data);
     });
@@ -70,7 +70,7 @@ export function authPublicRoutes(ctx: AppContext, captcha: Captcha) {
           await auth.requestRecovery(ctx, parseBody(recoverySchema, req.body).user.email);
           return ok(msg.recovery.requested, null);
         }
-        const user = await auth.signupUser(ctx, parseBody(signupUserSchema, req.body).user);
+        const user = await auth.signupUser(ctx, parseBody(signupUserStrongSchema, req.body).user);
         return ok(msg.signup.userCreated, { user, confirmation: msg.signup.confirmationSent });
       },
     );
@@ -86,7 +86,7 @@ export function authPublicRoutes(ctx: AppContext, captcha: Captcha) {
 
     r.put(
       '/users/password',
-      { onRequest: perIp, schema: { tags: ['auth'], body: resetPasswordSchema } },
+      { onRequest: perIp, schema: { tags: ['auth'], body: resetPasswordStrongSchema } },
       async (req) => {
         await auth.resetPassword(ctx, req.body.user);
         return ok(msg.recovery.passwordChanged, null);

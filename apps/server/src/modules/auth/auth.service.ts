@@ -130,10 +130,6 @@ export async function signin(
 /** Every role has every module for now; the set is the contract the sidebar reads (spec doc 1 §6). */
 const modulesOf = (_role: string) => [...MODULES];
 
-export async function authenticate(ctx: AppContext, token: string) {
-  return q.findLiveSession(ctx.db, hashToken(token), ctx.clock.now());
-}
-
 export const logout = (ctx: AppContext, token: string) => q.revokeSession(ctx.db, hashToken(token), ctx.clock.now());
 
 /** Same answer whether or not the address exists; the mail goes out off the request path (READINGS A-11). */

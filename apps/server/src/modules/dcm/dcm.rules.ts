@@ -7,7 +7,7 @@ import {
   toPortableRegex,
   type Worktime,
 } from '@impeto/shared';
-import { wireFilter } from '../persons/filter/compile-filter.ts';
+import { wireFilter } from '../../lib/filter/compile-filter.ts';
 
 /*
  * A GCD item (momentum of type dcm) as the tag's injector reads it (DcmRule). The item's stored blocks were

@@ -4,9 +4,9 @@ import { type Db, queryRows } from '../../db/client.ts';
 import { domains, eventCategories, persons } from '../../db/schema.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { compileFilter } from '../../lib/filter/compile-filter.ts';
 import { requireCompanyDomain } from '../../lib/tenancy.ts';
 import { countryName, flagOf, stateInitials } from './brazil.ts';
-import { compileFilter } from './filter/compile-filter.ts';
 
 const PAGE_SIZE = 50;
 const SEARCH_LIMIT = 50;

@@ -2,6 +2,7 @@ import { msg } from '@impeto/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
+import { isLocalRequest } from '../../lib/loopback.ts';
 import { ok } from '../../lib/reply.ts';
 
 export function systemRoutes(ctx: AppContext) {
@@ -26,9 +27,15 @@ export function systemRoutes(ctx: AppContext) {
 
     app.get(
       '/dev/outbox',
-      { schema: { tags: ['system'], summary: 'Caixa de saída de e-mails (só em desenvolvimento, sem SMTP)' } },
-      async () => {
-        if (!ctx.mailer.outbox || ctx.config.nodeEnv === 'production')
+      {
+        schema: {
+          tags: ['system'],
+          summary: 'Caixa de saída de e-mails (sem SMTP, fora de produção, só para quem está neste computador)',
+        },
+      },
+      async (request) => {
+        // Reset links are account takeovers: the outbox is served to this machine only, and never in production.
+        if (!ctx.mailer.outbox || ctx.config.nodeEnv === 'production' || !isLocalRequest(request))
           throw notFound(msg.common.routeNotFound, 'ROUTE_NOT_FOUND');
         return ok(msg.common.ok, ctx.mailer.outbox);
       },

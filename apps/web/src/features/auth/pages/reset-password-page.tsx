@@ -8,6 +8,7 @@ import { usePageTitle } from '../../../lib/page-title.ts';
 import { useResetPassword } from '../api/reset-password.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { ResultCard } from '../components/result-card.tsx';
+import { passwordWeaknessOf, preloadPasswordStrength } from '../password-strength.ts';
 
 export default function ResetPasswordPage() {
   usePageTitle('Nova senha');
@@ -37,7 +38,17 @@ function ResetPasswordForm({ token }: { token: string }) {
     validate: schemaResolver(resetPasswordSchema, { sync: true }),
   });
 
-  const submit = form.onSubmit((values) => {
+  const checkPassword = async () => {
+    const { password } = form.getValues().user;
+    if (!password) return true;
+    const weakness = await passwordWeaknessOf(password);
+    if (weakness) form.setFieldError('user.password', weakness);
+    return !weakness;
+  };
+  const passwordProps = form.getInputProps('user.password');
+
+  const submit = form.onSubmit(async (values) => {
+    if (!(await checkPassword())) return;
     reset.mutate(values, {
       onSuccess: ({ message }) => {
         notifySuccess(message || msg.recovery.passwordChanged);
@@ -56,14 +67,20 @@ function ResetPasswordForm({ token }: { token: string }) {
               Criar nova senha
             </Title>
             <Text c="dimmed" size="sm" mt={4}>
-              Escolha uma senha com pelo menos 8 caracteres.
+              Escolha uma senha com pelo menos 8 caracteres e difícil de adivinhar, como uma frase com palavras pouco
+              comuns.
             </Text>
           </div>
           <PasswordInput
             label="Nova senha"
             name="password"
             autoComplete="new-password"
-            {...form.getInputProps('user.password')}
+            {...passwordProps}
+            onFocus={preloadPasswordStrength}
+            onBlur={(event) => {
+              passwordProps.onBlur?.(event);
+              void checkPassword();
+            }}
           />
           <PasswordInput
             label="Confirmação da nova senha"

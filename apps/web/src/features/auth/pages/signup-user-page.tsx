@@ -22,6 +22,7 @@ import { useRemoveUnfinishedCompany } from '../api/remove-unfinished-company.ts'
 import { useSignupUser } from '../api/signup-user.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { SignupSteps } from '../components/signup-steps.tsx';
+import { passwordWeaknessOf, preloadPasswordStrength } from '../password-strength.ts';
 
 interface SignupState {
   company_uuid?: string;
@@ -56,7 +57,21 @@ function SignupUserForm({ companyUuid, companyName }: { companyUuid: string; com
     },
   });
 
-  const submit = form.onSubmit((values) => {
+  const userInputs = () => {
+    const { name, username, email } = form.getValues();
+    return [name, username, email, email.split('@')[0] ?? ''];
+  };
+  const checkPassword = async () => {
+    const { password } = form.getValues();
+    if (!password) return true;
+    const weakness = await passwordWeaknessOf(password, userInputs());
+    if (weakness) form.setFieldError('password', weakness);
+    return !weakness;
+  };
+  const passwordProps = form.getInputProps('password');
+
+  const submit = form.onSubmit(async (values) => {
+    if (!(await checkPassword())) return;
     signup.mutate(
       {
         user: {
@@ -140,7 +155,13 @@ function SignupUserForm({ companyUuid, companyName }: { companyUuid: string; com
               label="Senha"
               name="password"
               autoComplete="new-password"
-              {...form.getInputProps('password')}
+              description="Pelo menos 8 caracteres; prefira uma frase com palavras pouco comuns."
+              {...passwordProps}
+              onFocus={preloadPasswordStrength}
+              onBlur={(event) => {
+                passwordProps.onBlur?.(event);
+                void checkPassword();
+              }}
             />
             <PasswordInput
               label="Confirmação de senha"

@@ -11,8 +11,8 @@ import {
   type WireCondition,
 } from '@impeto/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { persons } from '../../../db/schema.ts';
-import { parseBody } from '../../../lib/validate.ts';
+import { persons } from '../../db/schema.ts';
+import { parseBody } from '../validate.ts';
 
 /*
  * One audience filter, two forms that must select the same persons: a SQL condition over `persons` (counts,

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { FILTER_KEYS, type FilterBlockInput, operatorsFor, REGEX_OPERATORS } from '@impeto/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../test/harness.ts';
-import { companies, domains, persons } from '../../../db/schema.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { companies, domains, persons } from '../../db/schema.ts';
 import { compareCodePoints, compareDecimals, compileFilter, foldCase } from './compile-filter.ts';
 
 /** mulberry32: the same persons on every run and both databases. */
