@@ -26,7 +26,7 @@ export function BaseByChannel(params: WidgetParams) {
   return (
     <WidgetCard
       title="Base por canal"
-      description="Pessoas que cada canal alcança hoje"
+      description="Pessoas que cada canal alcança hoje; novas: chegaram no período"
       icon={<IconUsersGroup size={18} />}
       query={query}
     >
@@ -37,14 +37,18 @@ export function BaseByChannel(params: WidgetParams) {
               <Table.Tr>
                 <Table.Th>Canal</Table.Th>
                 <Table.Th ta="right">Alcançáveis</Table.Th>
-                <Table.Th ta="right">Novos no período</Table.Th>
+                <Table.Th ta="right">Novas</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {rows.map((row) => (
                 <Table.Tr key={row.channel}>
                   <Table.Td>
-                    <Text size="sm" span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
+                    <Text
+                      size="sm"
+                      span
+                      style={{ display: 'inline-flex', alignItems: 'center', gap: 8, whiteSpace: 'nowrap' }}
+                    >
                       <Text span c="dimmed" style={{ display: 'inline-flex' }}>
                         {CHANNEL_ICONS[row.channel]}
                       </Text>

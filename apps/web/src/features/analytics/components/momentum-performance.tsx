@@ -59,13 +59,13 @@ export function MomentumPerformance(params: WidgetParams) {
             hint="Quando seus momentums e campanhas enviarem mensagens, os resultados de cada um aparecem aqui."
           />
         ) : (
-          <ScrollArea type="auto" offsetScrollbars>
-            <Table striped highlightOnHover verticalSpacing={8} fz="sm" miw={980}>
+          <ScrollArea type="auto">
+            <Table striped highlightOnHover verticalSpacing={8} fz="sm" miw={880}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Momentum</Table.Th>
                   {PERFORMANCE_COLUMNS.map((c) => (
-                    <Table.Th key={c} {...num}>
+                    <Table.Th key={c} ta="right">
                       {c}
                     </Table.Th>
                   ))}

@@ -3,8 +3,13 @@ import { IconBellRinging } from '@tabler/icons-react';
 import { formatCount, formatShortDay } from '../../../lib/format.ts';
 import type { WidgetParams } from '../api/analytics-query.ts';
 import { useOptinsDaily } from '../api/optins-daily.ts';
-import { AreaChart } from './charts.tsx';
+import { AreaChart, BarChart } from './charts.tsx';
 import { WidgetCard } from './widget-card.tsx';
+
+const SERIES = [
+  { name: 'optins', label: 'Opt-ins', color: 'teal.6' },
+  { name: 'optouts', label: 'Opt-outs', color: 'red.6' },
+];
 
 function Figure({ label, value, color }: { label: string; value: string; color: string }) {
   return (
@@ -25,6 +30,7 @@ export function OptinsChart(params: WidgetParams) {
   const optins = rows.reduce((s, r) => s + r.optins, 0);
   const optouts = rows.reduce((s, r) => s + r.optouts, 0);
   const net = optins - optouts;
+  const data = rows.map((r) => ({ ...r, label: formatShortDay(r.date) }));
   return (
     <WidgetCard
       title="Opt-ins e opt-outs por dia"
@@ -49,23 +55,37 @@ export function OptinsChart(params: WidgetParams) {
               inscrever.
             </Text>
           ) : null}
-          <AreaChart
-            h={220}
-            data={rows.map((r) => ({ ...r, label: formatShortDay(r.date) }))}
-            dataKey="label"
-            series={[
-              { name: 'optins', label: 'Opt-ins', color: 'teal.6' },
-              { name: 'optouts', label: 'Opt-outs', color: 'red.6' },
-            ]}
-            curveType="monotone"
-            withLegend
-            legendProps={{ verticalAlign: 'bottom' }}
-            valueFormatter={formatCount}
-            tickLine="none"
-            gridAxis="y"
-            withDots={rows.length <= 31}
-            yAxisProps={{ allowDecimals: false, width: 44 }}
-          />
+          {rows.length > 1 ? (
+            <AreaChart
+              h={220}
+              data={data}
+              dataKey="label"
+              series={SERIES}
+              curveType="monotone"
+              withLegend
+              legendProps={{ verticalAlign: 'bottom' }}
+              valueFormatter={formatCount}
+              tickLine="none"
+              gridAxis="y"
+              withDots={rows.length <= 31}
+              yAxisProps={{ allowDecimals: false, width: 44 }}
+            />
+          ) : (
+            // One day has no curve to draw: the day's two figures side by side.
+            <BarChart
+              h={220}
+              data={data}
+              dataKey="label"
+              series={SERIES}
+              withLegend
+              legendProps={{ verticalAlign: 'bottom' }}
+              valueFormatter={formatCount}
+              tickLine="none"
+              gridAxis="y"
+              maxBarWidth={48}
+              yAxisProps={{ allowDecimals: false, width: 44 }}
+            />
+          )}
         </Stack>
       )}
     </WidgetCard>
