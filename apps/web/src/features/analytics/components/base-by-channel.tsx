@@ -32,7 +32,7 @@ export function BaseByChannel(params: WidgetParams) {
     >
       {() => (
         <>
-          <Table verticalSpacing={8} fz="sm">
+          <Table verticalSpacing={8} horizontalSpacing={8} fz="sm">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Canal</Table.Th>

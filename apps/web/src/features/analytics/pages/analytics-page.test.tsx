@@ -412,4 +412,16 @@ describe('analytics dashboard', () => {
     expect(within(await settled('Desempenho dos momentums')).getByText('Nenhum envio no período')).toBeTruthy();
     expect(within(await settled('Impacto por evento')).getByText('Nenhum evento no período')).toBeTruthy();
   });
+
+  it('sends a user without a usable domain to /domains', async () => {
+    const calls = mockFetch((url) =>
+      url === `/api/domain/list/${COMPANY}`
+        ? { body: { message: 'ok', data: [{ ...domain, gero_validate: false }] } }
+        : undefined,
+    );
+    const { router } = renderApp(`/?domain=${DOMAIN}`);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/domains'));
+    expect(router.state.location.search).toBe(`?domain=${DOMAIN}`);
+    expect(calls.some((c) => c.url.startsWith('/api/analytics/'))).toBe(false);
+  });
 });

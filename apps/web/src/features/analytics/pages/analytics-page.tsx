@@ -96,10 +96,10 @@ export default function AnalyticsPage() {
           <Grid.Col span={{ base: 12, lg: 4 }}>
             <VisitorsByDevice {...widget} />
           </Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 8 }}>
+          <Grid.Col span={{ base: 12, lg: 7 }}>
             <OptinsChart {...widget} />
           </Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 4 }}>
+          <Grid.Col span={{ base: 12, lg: 5 }}>
             <BaseByChannel {...widget} />
           </Grid.Col>
           <Grid.Col span={12}>
