@@ -248,6 +248,17 @@ test('the dashboard reads well with a day of data at 1440 and 390 px', async ({ 
     // Nothing wider than the screen: wide tables scroll inside their cards.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await page.screenshot({ path: test.info().outputPath(`analytics-${width}.png`), fullPage: true });
+    const pages = region(page, 'Páginas mais visitadas');
+    // Centred first: scrolled to the top, the control would sit under the fixed header.
+    await pages.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await pages.locator('label').filter({ hasText: 'Pizza' }).click();
+    await expect(pages.locator('.recharts-pie').first()).toBeVisible();
+    await pages.screenshot({ path: test.info().outputPath(`analytics-pie-${width}.png`) });
+    await page.getByRole('button', { name: 'Conversões' }).click();
+    const settings = page.getByRole('dialog', { name: 'Conversões' });
+    await expect(settings.getByLabel('Página do carrinho')).toHaveValue('/carrinho');
+    await page.screenshot({ path: test.info().outputPath(`analytics-conversions-${width}.png`) });
+    await settings.getByRole('button', { name: 'Cancelar' }).click();
   }
 
   // A week: the per-momentum chart opens from its link (end > start, READINGS A-23).

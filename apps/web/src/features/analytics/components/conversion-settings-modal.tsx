@@ -1,8 +1,8 @@
 import { ATTRIBUTION_WINDOWS, analyticsMessages, conversionSettingsSchema } from '@impeto/shared';
-import { Alert, Button, Group, List, Modal, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, List, Modal, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertTriangle, IconShoppingCart } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
-import { CopyCodeBlock } from '../../../components/ui/copy-code.tsx';
+import { CopyIcon } from '../../../components/ui/copy-code.tsx';
 import { errorMessage, isApiError } from '../../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useConversionSettings, useSaveConversionSettings } from '../api/conversion-settings.ts';
@@ -91,7 +91,19 @@ export function ConversionSettingsModal({
             Na página de confirmação do pedido, chame o script com o valor em reais e o número do pedido. Um mesmo
             pedido conta uma vez só, mesmo que a página seja recarregada.
           </Text>
-          <CopyCodeBlock code={CONVERSION_CALL} copyLabel="Copiar código" />
+          <Group
+            gap="xs"
+            wrap="nowrap"
+            align="flex-start"
+            p="sm"
+            bg="gray.0"
+            style={{ borderRadius: 'var(--mantine-radius-md)', border: '1px solid var(--mantine-color-gray-3)' }}
+          >
+            <Code fz="sm" bg="transparent" p={0} style={{ flex: 1, whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+              {CONVERSION_CALL}
+            </Code>
+            <CopyIcon value={CONVERSION_CALL} label="Copiar código" />
+          </Group>
           <List size="sm" c="dimmed" spacing={4}>
             <List.Item>
               A venda e o acesso ao carrinho contam para a última mensagem que a pessoa clicou em até{' '}

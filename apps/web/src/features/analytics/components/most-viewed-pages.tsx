@@ -73,7 +73,7 @@ export function MostViewedPages(params: WidgetParams) {
           <WidgetEmpty
             icon={<IconFileText size={32} />}
             title="Nenhuma visita no período"
-            hint="Se o site é novo por aqui, instale o script do Ímpeto (menu lateral › Script) e as páginas visitadas aparecerão nesta lista."
+            hint="Se o site é novo por aqui, instale o script do Ímpeto (botão Copiar script, no menu lateral) e as páginas visitadas aparecerão nesta lista."
           />
         ) : view === 'table' ? (
           <ScrollArea type="auto" offsetScrollbars>
