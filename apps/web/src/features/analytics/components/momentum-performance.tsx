@@ -38,6 +38,17 @@ function totalsOf(rows: MomentumPerformanceRow[]) {
   };
 }
 
+/** The title column stays in view while the figures scroll sideways on a phone. */
+const sticky = {
+  style: {
+    position: 'sticky' as const,
+    left: 0,
+    zIndex: 1,
+    background: 'var(--mantine-color-body)',
+    boxShadow: 'inset -1px 0 0 var(--mantine-color-gray-2)',
+  },
+};
+
 const num = { ta: 'right' as const, style: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' as const } };
 
 export function MomentumPerformance(params: WidgetParams) {
@@ -59,73 +70,75 @@ export function MomentumPerformance(params: WidgetParams) {
             hint="Quando seus momentums e campanhas enviarem mensagens, os resultados de cada um aparecem aqui."
           />
         ) : (
-          <ScrollArea type="auto">
-            <Table striped highlightOnHover verticalSpacing={8} fz="sm" miw={880}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Momentum</Table.Th>
-                  {PERFORMANCE_COLUMNS.map((c) => (
-                    <Table.Th key={c} ta="right">
-                      {c}
-                    </Table.Th>
+          <>
+            <ScrollArea type="auto" pb={4}>
+              <Table verticalSpacing={8} fz="sm" miw={880}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th {...sticky}>Momentum</Table.Th>
+                    {PERFORMANCE_COLUMNS.map((c) => (
+                      <Table.Th key={c} ta="right">
+                        {c}
+                      </Table.Th>
+                    ))}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((row) => (
+                    <Table.Tr key={row.momentum_uuid}>
+                      <Table.Td maw={{ base: 150, sm: 280 }} {...sticky}>
+                        <Group gap={6} wrap="nowrap">
+                          <Anchor
+                            component={Link}
+                            to={momentumHref(row.type, row.momentum_uuid, params.domainUuid)}
+                            size="sm"
+                            fw={600}
+                            truncate="end"
+                          >
+                            {row.momentum_title || 'Sem título'}
+                          </Anchor>
+                          {row.type !== 'momentum' ? (
+                            <Badge size="xs" variant="light" color={row.type === 'campaign' ? 'orange' : 'cyan'}>
+                              {MOMENTUM_TYPE_LABELS[row.type]}
+                            </Badge>
+                          ) : null}
+                        </Group>
+                      </Table.Td>
+                      <Table.Td {...num}>{formatCount(row.notifications_sent)}</Table.Td>
+                      <Table.Td {...num}>{formatCount(row.notifications_viewed)}</Table.Td>
+                      <Table.Td {...num}>{formatCount(row.notifications_clicked)}</Table.Td>
+                      <Table.Td {...num}>{formatPercent(row.notifications_ctr)}</Table.Td>
+                      <Table.Td {...num}>{formatCount(row.not_convertion)}</Table.Td>
+                      <Table.Td {...num} fw={600}>
+                        {formatMoney(row.not_convertion_profit)}
+                      </Table.Td>
+                      <Table.Td {...num}>{formatCount(row.not_cart_access)}</Table.Td>
+                      <Table.Td {...num}>{formatPercent(row.not_cart_access_percent)}</Table.Td>
+                    </Table.Tr>
                   ))}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((row) => (
-                  <Table.Tr key={row.momentum_uuid}>
-                    <Table.Td maw={280}>
-                      <Group gap={6} wrap="nowrap">
-                        <Anchor
-                          component={Link}
-                          to={momentumHref(row.type, row.momentum_uuid, params.domainUuid)}
-                          size="sm"
-                          fw={600}
-                          truncate="end"
-                        >
-                          {row.momentum_title || 'Sem título'}
-                        </Anchor>
-                        {row.type !== 'momentum' ? (
-                          <Badge size="xs" variant="light" color={row.type === 'campaign' ? 'orange' : 'cyan'}>
-                            {MOMENTUM_TYPE_LABELS[row.type]}
-                          </Badge>
-                        ) : null}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td {...num}>{formatCount(row.notifications_sent)}</Table.Td>
-                    <Table.Td {...num}>{formatCount(row.notifications_viewed)}</Table.Td>
-                    <Table.Td {...num}>{formatCount(row.notifications_clicked)}</Table.Td>
-                    <Table.Td {...num}>{formatPercent(row.notifications_ctr)}</Table.Td>
-                    <Table.Td {...num}>{formatCount(row.not_convertion)}</Table.Td>
-                    <Table.Td {...num} fw={600}>
-                      {formatMoney(row.not_convertion_profit)}
-                    </Table.Td>
-                    <Table.Td {...num}>{formatCount(row.not_cart_access)}</Table.Td>
-                    <Table.Td {...num}>{formatPercent(row.not_cart_access_percent)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-              {rows.length > 1 ? (
-                <Table.Tfoot>
-                  <Table.Tr fw={700}>
-                    <Table.Td>Total</Table.Td>
-                    <Table.Td {...num}>{formatCount(totals.sent)}</Table.Td>
-                    <Table.Td {...num}>{formatCount(totals.viewed)}</Table.Td>
-                    <Table.Td {...num}>{formatCount(totals.clicked)}</Table.Td>
-                    <Table.Td {...num}>{formatPercent(totals.ctr)}</Table.Td>
-                    <Table.Td {...num}>{formatCount(totals.conversions)}</Table.Td>
-                    <Table.Td {...num}>{formatMoney(totals.revenue)}</Table.Td>
-                    <Table.Td {...num}>{formatCount(totals.cart)}</Table.Td>
-                    <Table.Td {...num}>{formatPercent(totals.cartPercent)}</Table.Td>
-                  </Table.Tr>
-                </Table.Tfoot>
-              ) : null}
-            </Table>
+                </Table.Tbody>
+                {rows.length > 1 ? (
+                  <Table.Tfoot>
+                    <Table.Tr fw={700}>
+                      <Table.Td {...sticky}>Total</Table.Td>
+                      <Table.Td {...num}>{formatCount(totals.sent)}</Table.Td>
+                      <Table.Td {...num}>{formatCount(totals.viewed)}</Table.Td>
+                      <Table.Td {...num}>{formatCount(totals.clicked)}</Table.Td>
+                      <Table.Td {...num}>{formatPercent(totals.ctr)}</Table.Td>
+                      <Table.Td {...num}>{formatCount(totals.conversions)}</Table.Td>
+                      <Table.Td {...num}>{formatMoney(totals.revenue)}</Table.Td>
+                      <Table.Td {...num}>{formatCount(totals.cart)}</Table.Td>
+                      <Table.Td {...num}>{formatPercent(totals.cartPercent)}</Table.Td>
+                    </Table.Tr>
+                  </Table.Tfoot>
+                ) : null}
+              </Table>
+            </ScrollArea>
             <Text size="xs" c="dimmed" mt={6}>
               Conversões e acessos ao carrinho contam para a última mensagem clicada em até{' '}
               {ATTRIBUTION_WINDOWS.clickedDays} dias, ou vista em até {ATTRIBUTION_WINDOWS.viewedDays} dia.
             </Text>
-          </ScrollArea>
+          </>
         )
       }
     </WidgetCard>
