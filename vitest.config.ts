@@ -17,6 +17,7 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'shared', root: './packages/shared', include: ['src/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'scripts', root: './scripts', include: ['*.test.ts'], environment: 'node' } },
       { test: { name: 'tracker', root: './packages/tracker', include: ['test/**/*.test.ts'], environment: 'node' } },
       server('pglite'),
       server('postgres'),

@@ -127,8 +127,10 @@ const PAGES: Record<string, { title: string; body: string }> = {
   },
   '/obrigado': {
     title: 'Pedido confirmado',
+    // The shop reports the sale as the tracker README says (a reload repeats the order id: counted once).
     body: `<h1>Obrigado pela compra!</h1><p>Seu pedido foi recebido e você vai receber a confirmação por e-mail.</p>
-<p><a href="/produtos">Continuar comprando</a></p>`,
+<p><a href="/produtos">Continuar comprando</a></p>
+<script>window.gero && gero('conversion', { value: 349.9, order_id: 'PED-' + (new URLSearchParams(location.search).get('pedido') || '1001') });</script>`,
   },
 };
 

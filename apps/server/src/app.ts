@@ -80,7 +80,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   installErrorHandler(app);
 
   const database = deps.database ?? (await openDatabase(config));
-  if (deps.migrate !== false) await database.migrate();
+  if (deps.migrate !== false) {
+    try {
+      const applied = await database.migrate(config.migrationsDir);
+      if (applied.length) app.log.info({ migrations: applied }, `migrações aplicadas: ${applied.join(', ')}`);
+    } catch (err) {
+      if (!deps.database) await database.close();
+      throw err;
+    }
+  }
   const ctx: AppContext = {
     config,
     database,

@@ -42,6 +42,8 @@ const envSchema = z.object({
   TRACKER_DIST: z.string().optional(),
   TRUST_PROXY: flag,
   TRUSTED_GEO_HEADERS: z.enum(['none', 'cloudflare', 'vercel']).default('none'),
+  /** The drizzle-kit migrations folder (tests point it at a copy with a broken migration). */
+  MIGRATIONS_DIR: z.string().optional(),
 });
 
 export interface Config {
@@ -77,6 +79,8 @@ export interface Config {
   trustProxy: boolean;
   /** A CDN whose geo headers we trust over our own database. */
   trustedGeoHeaders: 'none' | 'cloudflare' | 'vercel';
+  /** The migrations applied at start (apps/server/drizzle). */
+  migrationsDir: string;
   /** Proof-of-work cost of the sign-in captcha (PBKDF2 iterations, counter range). */
   captcha: { cost: number; counterMin: number; counterMax: number };
 }
@@ -137,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trackerDist: path.resolve(e.TRACKER_DIST ?? path.join(import.meta.dirname, '../../../packages/tracker/dist')),
     trustProxy: e.TRUST_PROXY,
     trustedGeoHeaders: e.TRUSTED_GEO_HEADERS,
+    migrationsDir: path.resolve(e.MIGRATIONS_DIR ?? path.join(import.meta.dirname, '../drizzle')),
     captcha: { cost: 1000, counterMin: 1000, counterMax: 3000 },
   };
 }

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { MigrationError } from './db/migrate.ts';
 import { installJobs } from './engine/jobs.ts';
 
 const config = (() => {
@@ -13,13 +14,20 @@ const config = (() => {
   }
 })();
 
+/** A failed migration stops the start with its pt-BR reason (the database was left as it was), not a stack trace. */
+const refuseOnMigrationError = (err: unknown): never => {
+  if (!(err instanceof MigrationError)) throw err;
+  console.error(`\n  Ímpeto não iniciou. ${err.message}\n`);
+  process.exit(1);
+};
+
 const announce = (port: number) =>
   console.log(`\n  Ímpeto pronto: abra ${config.publicUrl.replace(`:${config.port}`, `:${port}`)}\n`);
 
 if (config.apiProcesses > 1 && cluster.isPrimary) {
   // Several HTTP processes share the port (DESIGN.md §6): migrate once here, then fork them.
   const database = await openDatabase(config);
-  await database.migrate();
+  await database.migrate(config.migrationsDir).catch(refuseOnMigrationError);
   await installJobs(database);
   await database.close();
   let stopping = false;
@@ -45,7 +53,7 @@ if (config.apiProcesses > 1 && cluster.isPrimary) {
     });
   }
 } else {
-  const app = await buildApp(config, { migrate: !cluster.isWorker });
+  const app = await buildApp(config, { migrate: !cluster.isWorker }).catch(refuseOnMigrationError);
   if (config.role === 'worker') {
     // The worker serves no HTTP: it runs the engine's jobs and sends (started when the app is ready).
     await app.ready();

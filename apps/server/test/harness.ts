@@ -31,7 +31,7 @@ export class TestClock implements Clock {
 }
 
 /** A fresh copy of the migrated template database, of the kind this project runs on. */
-async function freshDatabase(): Promise<Database> {
+export async function freshDatabase(): Promise<Database> {
   if (inject('dbKind') === 'pglite') {
     const dump = readFileSync(inject('pgliteDump'));
     return fromPglite(await PGlite.create({ loadDataDir: new Blob([dump]) }));
@@ -87,14 +87,14 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  deps: Pick<AppDeps, 'engine' | 'database'> = {},
+  deps: Pick<AppDeps, 'engine' | 'database' | 'migrate'> = {},
 ): Promise<TestApp> {
   const clock = new TestClock();
   const ownSpool = 'collectSpool' in overrides ? undefined : mkdtempSync(path.join(tmpdir(), 'impeto-spool-'));
   const app = await buildApp(testConfig({ collectSpool: ownSpool, ...overrides }), {
     database: deps.database ?? (await freshDatabase()),
     clock,
-    migrate: false,
+    migrate: deps.migrate ?? false,
     engine: { work: false, pushCa: pushServiceCert, ...deps.engine },
   });
   await app.ready();

@@ -49,6 +49,8 @@ export interface Refused {
 export interface TestSubscription {
   id: string;
   subscription: { endpoint: string; keys: { p256dh: string; auth: string } };
+  /** The browser's side of the keys (P-256 private key, base64url): kept to rebuild the subscription later. */
+  privateKey: string;
 }
 
 export interface PushServiceOptions {
@@ -266,6 +268,16 @@ export async function startPushService(options: PushServiceOptions = {}) {
         { cert: pushServiceCert, key: readFileSync(pushServiceKeyPath, 'utf8'), keepAliveTimeout: 30_000 },
         onRequest,
       );
+  const add = (id: string, ecdh: ECDH, auth: string, opts: { applicationServerKey?: string }): TestSubscription => {
+    const endpoint = `${origin}/push/${id}`;
+    subscriptions.set(id, { id, endpoint, ecdh, auth, applicationServerKey: opts.applicationServerKey });
+    return {
+      id,
+      subscription: { endpoint, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth } },
+      privateKey: ecdh.getPrivateKey().toString('base64url'),
+    };
+  };
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `${options.insecure ? 'http' : 'https'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -279,13 +291,18 @@ export async function startPushService(options: PushServiceOptions = {}) {
      * With `applicationServerKey`, pushes whose VAPID `k=` differs are refused with 403, like a real service.
      */
     newSubscription(opts: { applicationServerKey?: string } = {}): TestSubscription {
-      const id = randomBytes(12).toString('base64url');
       const ecdh = createECDH('prime256v1');
       ecdh.generateKeys();
-      const auth = randomBytes(16).toString('base64url');
-      const endpoint = `${origin}/push/${id}`;
-      subscriptions.set(id, { id, endpoint, ecdh, auth, applicationServerKey: opts.applicationServerKey });
-      return { id, subscription: { endpoint, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth } } };
+      return add(randomBytes(12).toString('base64url'), ecdh, randomBytes(16).toString('base64url'), opts);
+    },
+    /**
+     * A subscription made earlier (by another run of this service, e.g. when an upgrade fixture was written), with
+     * its id and keys: this service accepts and decrypts pushes for it at `origin/push/<id>`.
+     */
+    restoreSubscription(saved: { id: string; privateKey: string; auth: string; applicationServerKey?: string }) {
+      const ecdh = createECDH('prime256v1');
+      ecdh.setPrivateKey(Buffer.from(saved.privateKey, 'base64url'));
+      return add(saved.id, ecdh, saved.auth, saved);
     },
     /** Forget a subscription: its endpoint answers 404 from now on. */
     unsubscribe(endpointOrId: string) {

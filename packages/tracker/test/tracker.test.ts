@@ -76,7 +76,7 @@ describe('the tracker', () => {
     ]);
     const older = openPage(code['1.2.0']!, { queued: [['conversion', { value: 10, order_id: 'PED-1' }]] });
     await sleep(BATCH_WAIT);
-    expect(older.beacons[0]!.body.e.map((e: { t: string }) => e.t)).toEqual(['pv']);
+    expect(older.beacons[0]!.body.e.map((e) => e.t)).toEqual(['pv']);
   });
 
   it('batches events and identification, queued before and after the tracker arrives', async () => {

@@ -2,11 +2,10 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { applyMigrations, MIGRATION_LOCK } from './migrate.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -19,7 +18,11 @@ export interface Database {
   pool?: pg.Pool;
   /** The connection string on PostgreSQL (pg-boss opens its own pool and a LISTEN connection). */
   url?: string;
-  migrate(): Promise<void>;
+  /**
+   * Applies the pending migrations of `folder` (default: the committed ones) in one transaction, and returns their
+   * tags. Throws a MigrationError naming the failed one, with the database left as it was.
+   */
+  migrate(folder?: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -31,7 +34,16 @@ export function fromPglite(pglite: PGlite): Database {
     kind: 'pglite',
     db,
     pglite,
-    migrate: () => migratePglite(db as never, { migrationsFolder }),
+    // One process owns a PGlite data dir: no lock needed, the transaction keeps a failure from leaving half a schema.
+    migrate: (folder = migrationsFolder) =>
+      pglite.transaction((tx) =>
+        applyMigrations(folder, {
+          query: async (text) => (await tx.query(text)).rows as Record<string, unknown>[],
+          exec: async (text) => {
+            await tx.exec(text);
+          },
+        }),
+      ),
     close: () => pglite.close(),
   };
 }
@@ -44,7 +56,31 @@ export function fromPostgres(connectionString: string, max = 10): Database {
     db,
     pool,
     url: connectionString,
-    migrate: () => migratePg(db as never, { migrationsFolder }),
+    migrate: async (folder = migrationsFolder) => {
+      // Several processes may start together (API_PROCESSES, ROLE=api/worker): the first takes the advisory lock and
+      // migrates, the others wait for its commit and then find nothing pending.
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+        const applied = await applyMigrations(folder, {
+          query: async (text) => (await client.query(text)).rows,
+          exec: async (text) => {
+            await client.query(text);
+          },
+        });
+        await client.query('COMMIT');
+        return applied;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    },
     close: () => pool.end(),
   };
 }

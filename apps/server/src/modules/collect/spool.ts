@@ -31,6 +31,10 @@ const segmentsIn = (dir: string): SpoolSegment[] =>
     .filter((id): id is string => id !== undefined)
     .map((id) => ({ id, file: path.join(dir, `${id}.seg`) }));
 
+/** The folder of one database's spool under the spool's root (its name hides the database's address). */
+export const spoolDatabaseFolder = (root: string, database: string) =>
+  path.join(root, createHash('sha256').update(database).digest('hex').slice(0, 16));
+
 /**
  * The collector's write-ahead spool: each accepted request is appended to a local file before the 202, so
  * events still waiting for the database survive a crash of the process (not of the machine: no fsync).
@@ -42,7 +46,7 @@ const segmentsIn = (dir: string): SpoolSegment[] =>
  * folder belongs to one machine (or container): pids mean nothing across machines.
  */
 export function createSpool(root: string, database: string) {
-  const base = path.join(root, createHash('sha256').update(database).digest('hex').slice(0, 16));
+  const base = spoolDatabaseFolder(root, database);
   const ownName = () => `${process.pid}-${randomUUID()}`;
   const dir = path.join(base, ownName());
   try {

@@ -1,0 +1,398 @@
+/**
+ * `npm run bench:analytics`: every analytics widget on a large generated history, through the real service
+ * (modules/analytics/analytics.service.ts), beside the same answer computed over the raw events table.
+ *
+ * For each database in DBS (default `postgres,pglite`): a fresh database (PostgreSQL from TEST_DATABASE_URL or
+ * postgres://postgres@127.0.0.1:5432/postgres, dropped at the end; PGlite in a temporary folder), migrated; one
+ * domain with EVENTS events and PERSONS persons over DAYS days (PostgreSQL defaults 10,000,000 / 1,000,000 / 90;
+ * PGlite 1,000,000 / 100,000 / 90), three other companies' domains with NOISE (0.1) of that each, 40 momentums
+ * with deliveries and conversions; then the rollups the ingestor and the engine keep (daily_stats, daily_visitors,
+ * daily_event_visitors, daily_momentum_stats) are built from that history in SQL, as the collector would have.
+ * Each widget is timed for the last 1, 30 and 90 days (one warm-up, median of RUNS=5), then the whole dashboard
+ * (every widget at once, as the page loads them), then the raw-events equivalents for 30 days (median of 3).
+ * Prints a table and writes the Analytics section of bench/RESULTS.md between its markers (RESULTS=0: don't).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { type SQL, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { type Db, fromPglite, fromPostgres, queryRows } from '../apps/server/src/db/client.ts';
+import type { AppContext } from '../apps/server/src/lib/context.ts';
+import * as analytics from '../apps/server/src/modules/analytics/analytics.service.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
+const RESULTS =
+  process.env.RESULTS === '0' ? null : path.resolve(process.env.RESULTS ?? path.join(root, 'bench/RESULTS.md'));
+const START = '<!-- analytics:start (written by npm run bench:analytics) -->';
+const END = '<!-- analytics:end -->';
+const RUNS = Number(process.env.RUNS ?? 5);
+const DAYS = Number(process.env.DAYS ?? 90);
+const NOISE = Number(process.env.NOISE ?? 0.1);
+const TZ = 'America/Sao_Paulo';
+/** Inlined (a constant), so PostgreSQL sees repeated day expressions as the same expression. */
+const zone = sql.raw(`'${TZ}'`);
+const SITE = 'https://bench.example.com.br';
+const MOMENTUMS = 40;
+
+type Kind = 'postgres' | 'pglite';
+const sizes = (kind: Kind) => ({
+  events: Number(process.env.EVENTS ?? (kind === 'postgres' ? 10_000_000 : 1_000_000)),
+  persons: Number(process.env.PERSONS ?? (kind === 'postgres' ? 1_000_000 : 100_000)),
+});
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const fmt = (n: number) => n.toLocaleString('en-US');
+const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+const log = (...a: unknown[]) => console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
+const dayIn = (at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(at);
+const daysAgo = (n: number) => dayIn(new Date(Date.now() - n * 86_400_000));
+
+async function openDatabase(kind: Kind) {
+  if (kind === 'postgres') {
+    const adminUrl = process.env.TEST_DATABASE_URL || DEFAULT_PG;
+    const name = `impeto_bench_analytics_${process.pid}_${randomBytes(3).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    const version = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(adminUrl);
+    u.pathname = `/${name}`;
+    // The dashboard's widgets run at once: a pool like the API's.
+    const database = fromPostgres(u.toString(), 12);
+    const drop = async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    };
+    return { database, version: `PostgreSQL ${version}`, drop };
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'impeto-bench-analytics-'));
+  const database = fromPglite(await PGlite.create(path.join(dir, 'pg')));
+  const [v] = await queryRows<{ v: string }>(database.db, sql`SELECT current_setting('server_version') AS v`);
+  return {
+    database,
+    version: `PGlite (PostgreSQL ${v?.v})`,
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A company and its domain, inserted directly (the bench measures reads, not sign-up). */
+async function addDomain(db: Db, label: string) {
+  const companyUuid = randomUUID();
+  const domainUuid = randomUUID();
+  await db.execute(sql`INSERT INTO companies (uuid, name, status) VALUES (${companyUuid}::uuid, ${label}, 'active')`);
+  await db.execute(sql`
+    INSERT INTO domains (uuid, company_uuid, name, domain, domain_root, gero_id, gero_version, cn_sw_version,
+      vapid_public, vapid_private, cart_url)
+    VALUES (${domainUuid}::uuid, ${companyUuid}::uuid, ${label}, ${SITE}, ${SITE},
+      ${`G-${randomBytes(6).toString('hex').toUpperCase()}`}, '1.3.0', '1.0.0', 'bench', 'bench', '/carrinho')`);
+  return { companyUuid, domainUuid };
+}
+
+const personUuid = (domainUuid: string, n: SQL) => sql`md5(${domainUuid} || '-' || (${n})::text)::uuid`;
+
+/** Persons, events, momentums, deliveries and conversions of one domain, generated inside the database. */
+async function generate(db: Db, d: { companyUuid: string; domainUuid: string }, events: number, persons: number) {
+  const CHUNK = 250_000;
+  for (let from = 1; from <= persons; from += CHUNK) {
+    const to = Math.min(persons, from + CHUNK - 1);
+    await db.execute(sql`
+      INSERT INTO persons (uuid, domain_uuid, visitor_id, attributes, email, phone, push_status, first_seen, last_seen)
+      SELECT ${personUuid(d.domainUuid, sql`g`)}, ${d.domainUuid}::uuid, 'v' || g, '{}'::jsonb,
+        CASE WHEN random() < 0.3 THEN 'p' || g || '@exemplo.com.br' END,
+        CASE WHEN random() < 0.2 THEN '119' || lpad(g::text, 8, '0') END,
+        CASE WHEN random() < 0.15 THEN 'subscribed' END,
+        now() - random() * make_interval(days => ${DAYS}), now()
+      FROM generate_series(${from}::int, ${to}::int) AS g`);
+  }
+  const EV_CHUNK = 1_000_000;
+  for (let from = 1; from <= events; from += EV_CHUNK) {
+    const to = Math.min(events, from + EV_CHUNK - 1);
+    await db.execute(sql`
+      INSERT INTO events (domain_uuid, person_uuid, kind, url, category, props, device, ts)
+      SELECT ${d.domainUuid}::uuid, ${personUuid(d.domainUuid, sql`1 + floor(s.r3 * ${persons})::int`)},
+        s.kind,
+        CASE WHEN s.kind = 'pageview' THEN ${SITE} || CASE WHEN s.r1 < 0.03 THEN '/carrinho'
+          ELSE '/produto/' || floor(power(s.r1, 3) * 500)::int END END,
+        CASE WHEN s.kind = 'event' THEN (ARRAY['carrinho','busca','favorito','cupom','newsletter','compartilhar',
+          'video','whatsapp','chat','avaliacao','frete','login'])[1 + floor(s.r1 * 12)::int] END,
+        '{}'::jsonb,
+        CASE WHEN s.r2 < 0.5 THEN 'mobile' WHEN s.r2 < 0.55 THEN 'tablet' ELSE 'desktop' END,
+        now() - s.r4 * make_interval(days => ${DAYS})
+      FROM (
+        SELECT random() AS r1, random() AS r2, random() AS r3, random() AS r4,
+          (ARRAY['pageview','pageview','pageview','pageview','pageview','pageview','pageview','pageview',
+            'event','event','optin','optout'])[1 + floor(random() * 12)::int] AS kind
+        FROM generate_series(${from}::int, ${to}::int)
+      ) AS s`);
+    log(`  events ${fmt(to)} / ${fmt(events)}`);
+  }
+  // Momentums and their history: deliveries to 20% of the base (viewed 40%, clicked 8%), conversions.
+  await db.execute(sql`
+    INSERT INTO momentums (uuid, company_uuid, domain_uuid, user_uuid, type, momentum_title, status, momentums)
+    SELECT md5(${d.domainUuid} || '-m' || g)::uuid, ${d.companyUuid}::uuid, ${d.domainUuid}::uuid, gen_random_uuid(),
+      CASE WHEN g % 5 = 0 THEN 'campaign' ELSE 'momentum' END, 'Momentum ' || g,
+      CASE WHEN g % 3 = 0 THEN 'Paused' ELSE 'Active' END, '[]'::jsonb
+    FROM generate_series(1, ${MOMENTUMS}) AS g`);
+  await db.execute(sql`
+    INSERT INTO deliveries (id, domain_uuid, momentum_uuid, person_uuid, channel_type, dedupe_key, status, trigger_at,
+      due_at, sent_at, viewed_at, clicked_at)
+    SELECT gen_random_uuid(), ${d.domainUuid}::uuid, md5(${d.domainUuid} || '-m' || (1 + g % ${MOMENTUMS}))::uuid,
+      ${personUuid(d.domainUuid, sql`g`)}, 'CELL_NOTIFICATION', 'bench:' || ${d.domainUuid} || ':' || g,
+      CASE WHEN s.r < 0.08 THEN 'clicked' WHEN s.r < 0.4 THEN 'viewed' ELSE 'sent' END, s.at, s.at, s.at,
+      CASE WHEN s.r < 0.4 THEN s.at + interval '5 minutes' END, CASE WHEN s.r < 0.08 THEN s.at + interval '6 minutes' END
+    FROM (SELECT g, random() AS r, now() - random() * make_interval(days => ${DAYS}) AS at
+          FROM generate_series(1, ${Math.floor(persons / 5)}) AS g) AS s`);
+  await db.execute(sql`
+    INSERT INTO conversions (domain_uuid, order_key, person_uuid, value_cents, delivery_id, momentum_uuid, ts)
+    SELECT domain_uuid, 'order:' || id, person_uuid, 5000 + floor(random() * 50000)::int, id, momentum_uuid,
+      clicked_at + interval '10 minutes'
+    FROM deliveries WHERE domain_uuid = ${d.domainUuid}::uuid AND status = 'clicked' AND random() < 0.25`);
+}
+
+/** The rollups the collector and the engine keep, built from the generated history in one pass each. */
+async function buildRollups(db: Db) {
+  const day = sql`(ts AT TIME ZONE ${zone})::date`;
+  const devClass = sql`CASE WHEN device = 'mobile' THEN 'mobile' ELSE 'desktop' END`;
+  await db.execute(sql`
+    INSERT INTO daily_stats (domain_uuid, day, dimension, value, count)
+    SELECT domain_uuid, ${day}, 'pageviews', '', count(*) FROM events WHERE kind = 'pageview' GROUP BY 1, 2
+    UNION ALL
+    SELECT domain_uuid, ${day}, 'page:' || ${devClass}, url, count(*) FROM events WHERE kind = 'pageview' GROUP BY 1, 2, 3, 4
+    UNION ALL
+    SELECT domain_uuid, ${day}, 'device', device, count(*) FROM events WHERE kind = 'pageview' GROUP BY 1, 2, 3, 4
+    UNION ALL
+    SELECT domain_uuid, ${day}, 'event', category, count(*) FROM events WHERE kind = 'event' GROUP BY 1, 2, 3, 4
+    UNION ALL
+    SELECT domain_uuid, ${day}, kind || 's', '', count(*) FROM events WHERE kind IN ('optin', 'optout') GROUP BY 1, 2, 3`);
+  await db.execute(sql`
+    INSERT INTO daily_visitors (domain_uuid, day, person_uuid)
+    SELECT DISTINCT domain_uuid, ${day}, person_uuid FROM events`);
+  await db.execute(sql`
+    INSERT INTO daily_stats (domain_uuid, day, dimension, value, count)
+    SELECT domain_uuid, day, 'visitors', '', count(*) FROM daily_visitors GROUP BY 1, 2
+    UNION ALL
+    SELECT domain_uuid, day, 'visitors_device', device, count(*) FROM (
+      SELECT DISTINCT ON (domain_uuid, ${day}, person_uuid) domain_uuid, ${day} AS day, device FROM events
+      ORDER BY domain_uuid, ${day}, person_uuid, ts) AS first GROUP BY 1, 2, 4`);
+  await db.execute(sql`
+    INSERT INTO daily_event_visitors (domain_uuid, day, category, person_uuid)
+    SELECT DISTINCT domain_uuid, ${day}, category, person_uuid FROM events WHERE kind = 'event'`);
+  await db.execute(sql`
+    INSERT INTO daily_stats (domain_uuid, day, dimension, value, count)
+    SELECT domain_uuid, day, 'event_visitors', category, count(*) FROM daily_event_visitors GROUP BY 1, 2, 4`);
+  await db.execute(sql`
+    INSERT INTO daily_momentum_stats AS s (momentum_uuid, day, domain_uuid, sent, viewed, clicked)
+    SELECT momentum_uuid, (sent_at AT TIME ZONE ${zone})::date, domain_uuid, count(*), count(viewed_at), count(clicked_at)
+    FROM deliveries GROUP BY 1, 2, 3`);
+  await db.execute(sql`
+    INSERT INTO daily_momentum_stats AS s (momentum_uuid, day, domain_uuid, conversions, revenue_cents)
+    SELECT momentum_uuid, (ts AT TIME ZONE ${zone})::date, domain_uuid, count(*), sum(value_cents) FROM conversions
+    GROUP BY 1, 2, 3
+    ON CONFLICT (momentum_uuid, day) DO UPDATE SET conversions = excluded.conversions, revenue_cents = excluded.revenue_cents`);
+  await db.execute(sql`ANALYZE`);
+}
+
+interface Timing {
+  widget: string;
+  byRange: Record<string, number>;
+  raw?: number;
+}
+
+async function timeIt(fn: () => Promise<unknown>, runs: number) {
+  await fn();
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const s = performance.now();
+    await fn();
+    xs.push(performance.now() - s);
+  }
+  return median(xs);
+}
+
+async function measure(kind: Kind) {
+  const { events, persons } = sizes(kind);
+  log(`${kind}: ${fmt(events)} events, ${fmt(persons)} persons over ${DAYS} days (+ noise ${NOISE})`);
+  const { database, version, drop } = await openDatabase(kind);
+  try {
+    await database.migrate();
+    const db = database.db;
+    const main = await addDomain(db, 'Loja Bench');
+    const t0 = performance.now();
+    await generate(db, main, events, persons);
+    for (let i = 1; i <= 3; i++) {
+      const other = await addDomain(db, `Ruído ${i}`);
+      await generate(db, other, Math.floor(events * NOISE), Math.floor(persons * NOISE));
+    }
+    log('  building rollups');
+    await buildRollups(db);
+    const generateMs = performance.now() - t0;
+    const [size] = await queryRows<{ events: string; stats: string; stats_rows: string }>(
+      db,
+      sql`SELECT pg_total_relation_size('events')::text AS events, pg_total_relation_size('daily_stats')::text AS stats,
+            (SELECT count(*) FROM daily_stats)::text AS stats_rows`,
+    );
+    const ctx = { db, database, clock: { now: () => new Date() } } as unknown as AppContext;
+    const c = main.companyUuid;
+    const dom = main.domainUuid;
+    const [category] = await queryRows<{ uuid: string }>(
+      db,
+      sql`INSERT INTO event_categories (uuid, domain_uuid, name) VALUES (gen_random_uuid(), ${dom}::uuid, 'carrinho')
+          RETURNING uuid`,
+    );
+    const [momentum] = await queryRows<{ uuid: string }>(
+      db,
+      sql`SELECT uuid FROM momentums WHERE domain_uuid = ${dom}::uuid ORDER BY momentum_title LIMIT 1`,
+    );
+    const ranges = { '1 day': daysAgo(0), '30 days': daysAgo(29), '90 days': daysAgo(89) };
+    const widgets: { name: string; run: (r: { start: string; end: string }, n: number) => Promise<unknown> }[] = [
+      { name: 'count/visits', run: (r) => analytics.visits(ctx, c, dom, r) },
+      { name: 'count/visitors', run: (r) => analytics.visitors(ctx, c, dom, r) },
+      { name: 'count/momentums', run: () => analytics.momentumCounts(ctx, c, dom) },
+      { name: 'count/live', run: () => analytics.liveVisitors(ctx, c, dom) },
+      { name: 'pages/mostViewed', run: (r) => analytics.mostViewed(ctx, c, dom, { ...r, limit: 10 }) },
+      { name: 'visitors/category', run: (r) => analytics.visitorsByCategory(ctx, c, dom, r) },
+      { name: 'visitors/device', run: (r) => analytics.visitorsByDevice(ctx, c, dom, r) },
+      { name: 'base/channel', run: (r) => analytics.baseByChannel(ctx, c, dom, r) },
+      { name: 'momentums/performance', run: (r) => analytics.momentumPerformance(ctx, c, dom, r) },
+      { name: 'momentums/daily', run: (r) => analytics.momentumDaily(ctx, c, dom, r) },
+      { name: 'momentum/:uuid/dailyPeopleImpacted', run: (r) => analytics.oneMomentumDaily(ctx, c, momentum!.uuid, r) },
+      {
+        name: 'event/:category/dailyPeopleImpacted',
+        run: (r, n) => analytics.eventDaily(ctx, c, category!.uuid, dom, { period: n, end: r.end }),
+      },
+      { name: 'optins/daily', run: (r) => analytics.optinsDaily(ctx, c, dom, r) },
+    ];
+    const end = daysAgo(0);
+    const timings: Timing[] = [];
+    for (const w of widgets) {
+      const byRange: Record<string, number> = {};
+      for (const [label, start] of Object.entries(ranges)) {
+        const n = Number(label.split(' ')[0]);
+        byRange[label] = await timeIt(() => w.run({ start, end }, n), RUNS);
+      }
+      timings.push({ widget: w.name, byRange });
+      log(
+        `  ${w.name}: ${Object.entries(byRange)
+          .map(([k, v]) => `${k} ${ms(v)} ms`)
+          .join(', ')}`,
+      );
+    }
+    const dashboard: Record<string, number> = {};
+    for (const [label, start] of Object.entries(ranges)) {
+      const n = Number(label.split(' ')[0]);
+      dashboard[label] = await timeIt(() => Promise.all(widgets.map((w) => w.run({ start, end }, n))), RUNS);
+    }
+    log(
+      `  whole dashboard: ${Object.entries(dashboard)
+        .map(([k, v]) => `${k} ${ms(v)} ms`)
+        .join(', ')}`,
+    );
+
+    // The same answers over raw rows, 30 days: what the rollups buy.
+    const from = sql`(${ranges['30 days']}::date::timestamp AT TIME ZONE ${zone})`;
+    const to = sql`((${end}::date + 1)::timestamp AT TIME ZONE ${zone})`;
+    const inRange = sql`domain_uuid = ${dom}::uuid AND ts >= ${from} AND ts < ${to}`;
+    const raw: Record<string, SQL> = {
+      'count/visits': sql`SELECT count(*) FROM events WHERE ${inRange} AND kind = 'pageview'`,
+      'count/visitors': sql`SELECT count(*) FROM (SELECT DISTINCT (ts AT TIME ZONE ${zone})::date, person_uuid
+        FROM events WHERE ${inRange}) AS x`,
+      'pages/mostViewed': sql`SELECT url, count(*) FILTER (WHERE device = 'mobile'), count(*) FILTER (WHERE device <> 'mobile')
+        FROM events WHERE ${inRange} AND kind = 'pageview' GROUP BY url ORDER BY count(*) DESC LIMIT 10`,
+      'visitors/category': sql`SELECT category, count(*) FROM (SELECT DISTINCT (ts AT TIME ZONE ${zone})::date, category,
+        person_uuid FROM events WHERE ${inRange} AND kind = 'event') AS x GROUP BY category`,
+      'visitors/device': sql`SELECT device, count(*) FROM (SELECT DISTINCT ON ((ts AT TIME ZONE ${zone})::date, person_uuid)
+        device FROM events WHERE ${inRange} ORDER BY (ts AT TIME ZONE ${zone})::date, person_uuid, ts) AS x GROUP BY device`,
+      'momentums/performance': sql`SELECT d.momentum_uuid, count(*), count(d.viewed_at), count(d.clicked_at),
+        (SELECT count(*) FROM conversions c WHERE c.momentum_uuid = d.momentum_uuid AND c.ts >= ${from} AND c.ts < ${to})
+        FROM deliveries d WHERE d.domain_uuid = ${dom}::uuid AND d.sent_at >= ${from} AND d.sent_at < ${to}
+        GROUP BY d.momentum_uuid`,
+      'event/:category/dailyPeopleImpacted': sql`SELECT (ts AT TIME ZONE ${zone})::date, count(DISTINCT person_uuid)
+        FROM events WHERE ${inRange} AND kind = 'event' AND category = 'carrinho' GROUP BY 1`,
+      'optins/daily': sql`SELECT (ts AT TIME ZONE ${zone})::date, count(*) FILTER (WHERE kind = 'optin'),
+        count(*) FILTER (WHERE kind = 'optout') FROM events WHERE ${inRange} AND kind IN ('optin', 'optout') GROUP BY 1`,
+    };
+    for (const t of timings) {
+      const q = raw[t.widget];
+      if (q) {
+        t.raw = await timeIt(() => db.execute(q), 3);
+        log(`  raw ${t.widget}: ${ms(t.raw)} ms`);
+      }
+    }
+    return {
+      kind,
+      version,
+      events,
+      persons,
+      generateMs,
+      eventsMb: Number(size!.events) / 1e6,
+      statsMb: Number(size!.stats) / 1e6,
+      statsRows: Number(size!.stats_rows),
+      timings,
+      dashboard,
+    };
+  } finally {
+    await database.close();
+    await drop();
+  }
+}
+
+type Result = Awaited<ReturnType<typeof measure>>;
+
+function report(results: Result[]) {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const lines = [
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores (${cpu}), ` +
+      `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; load average before the run ` +
+      `${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' / ')}. Median of ${RUNS} runs after one warm-up; raw: median of 3.`,
+    '',
+  ];
+  for (const r of results) {
+    lines.push(
+      `### ${r.version}: ${fmt(r.events)} events, ${fmt(r.persons)} persons over ${DAYS} days (+${NOISE * 100}% noise in 3 other domains)`,
+      '',
+      `Generated with its rollups in ${(r.generateMs / 1000).toFixed(0)} s; events table ${r.eventsMb.toFixed(0)} MB, ` +
+        `daily_stats ${r.statsMb.toFixed(1)} MB (${fmt(r.statsRows)} rows).`,
+      '',
+      '| widget | 1 day (ms) | 30 days (ms) | 90 days (ms) | raw events, 30 days (ms) |',
+      '| --- | ---: | ---: | ---: | ---: |',
+      ...r.timings.map(
+        (t) =>
+          `| ${t.widget} | ${ms(t.byRange['1 day']!)} | ${ms(t.byRange['30 days']!)} | ${ms(t.byRange['90 days']!)} | ${t.raw === undefined ? '—' : ms(t.raw)} |`,
+      ),
+      `| **whole dashboard (13 widgets at once)** | ${ms(r.dashboard['1 day']!)} | ${ms(r.dashboard['30 days']!)} | ${ms(r.dashboard['90 days']!)} | |`,
+      '',
+    );
+  }
+  return lines.join('\n');
+}
+
+function writeResults(section: string) {
+  if (!RESULTS) return;
+  const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
+  const block = `${START}\n${section}\n${END}`;
+  const next =
+    current.includes(START) && current.includes(END)
+      ? current.slice(0, current.indexOf(START)) + block + current.slice(current.indexOf(END) + END.length)
+      : `${current.trimEnd()}\n\n## Analytics\n\n${block}\n`;
+  writeFileSync(RESULTS, next);
+}
+
+const kinds = (process.env.DBS ?? 'postgres,pglite').split(',').map((s) => s.trim()) as Kind[];
+const results: Result[] = [];
+for (const kind of kinds) results.push(await measure(kind));
+const section = report(results);
+console.log(`\n${section}`);
+writeResults(section);
