@@ -252,6 +252,13 @@ test('the dashboard reads well with a day of data at 1440 and 390 px', async ({ 
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
     // Nothing wider than the screen: wide tables scroll inside their cards.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    // …and no card cuts its content off (a card clips what overflows it; scroll areas hold their own overflow).
+    const clipped = await page.evaluate(() =>
+      [...document.querySelectorAll('section[aria-labelledby]')]
+        .filter((card) => card.scrollWidth > card.clientWidth + 1)
+        .map((card) => document.getElementById(card.getAttribute('aria-labelledby') ?? '')?.textContent),
+    );
+    expect(clipped).toEqual([]);
     await page.screenshot({ path: test.info().outputPath(`analytics-${width}.png`), fullPage: true });
     const pages = region(page, 'Páginas mais visitadas');
     // Centred first: scrolled to the top, the control would sit under the fixed header.

@@ -82,7 +82,7 @@ describe('dashboard CSV (READINGS A-24)', () => {
         'Dispositivo,Visitantes',
         '',
         'Base por canal',
-        'Canal,Alcançáveis,Novos no período',
+        'Canal,Pessoas,Novas no período',
         '',
         'Desempenho dos momentums',
         'Momentum,Tipo,Enviadas,Visualizadas,Cliques,CTR (%),Conversões,Receita (R$),Acessos ao carrinho,% carrinho',

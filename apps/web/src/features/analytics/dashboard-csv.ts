@@ -88,7 +88,7 @@ export function dashboardCsv(s: DashboardSnapshot): string {
     ),
     block(
       'Base por canal',
-      ['Canal', 'Alcançáveis', 'Novos no período'],
+      ['Canal', 'Pessoas', 'Novas no período'],
       s.base?.map((r) => [CHANNEL_LABELS[r.channel] ?? r.channel, r.amount, r.new]),
     ),
     block(
