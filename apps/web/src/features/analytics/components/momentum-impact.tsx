@@ -26,8 +26,11 @@ interface MomentumSeries {
   total: number;
 }
 
-/** Momentums by total of the metric; past MAX_SERIES − 1 they share one 'Outros' series. Keys avoid dots in titles. */
-function seriesOf(rows: MomentumDailyRow[], metric: Metric) {
+/**
+ * Momentums by messages sent (so each keeps its colour whatever the metric); past MAX_SERIES − 1 they share one
+ * 'Outros' series. Keys avoid dots in titles, which Recharts would read as paths.
+ */
+function seriesOf(rows: MomentumDailyRow[]) {
   const byMomentum = new Map<string, MomentumSeries>();
   for (const row of rows) {
     const s = byMomentum.get(row.momentum_uuid) ?? {
@@ -36,7 +39,7 @@ function seriesOf(rows: MomentumDailyRow[], metric: Metric) {
       key: '',
       total: 0,
     };
-    s.total += row[metric];
+    s.total += row.notifications_sent;
     byMomentum.set(row.momentum_uuid, s);
   }
   const all = [...byMomentum.values()].sort((a, b) => b.total - a.total || a.title.localeCompare(b.title));
@@ -64,7 +67,7 @@ export function MomentumImpact(params: WidgetParams) {
   const [metric, setMetric] = useState<Metric>('notifications_sent');
   const [opened, setOpened] = useState<{ uuid: string; title: string } | null>(null);
   const rows = query.data ?? [];
-  const series = seriesOf(rows, metric);
+  const series = seriesOf(rows);
   const chartSeries = series
     .filter((s, i, all) => all.findIndex((x) => x.key === s.key) === i)
     .map((s, i) => ({ name: s.key, label: s.key === 'others' ? 'Outros' : s.title, color: seriesColor(i) }));
