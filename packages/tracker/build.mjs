@@ -66,7 +66,10 @@ for (const r of releases.tracker) {
     __SPA__: String(r.features.spa === true),
     __ONSITE__: String(r.features.onsite === true),
     __CONVERSION__: String(r.features.conversion === true),
+    __DCM__: String(r.features.dcm === true),
   });
+  // The GCD injector: a chunk of its own, loaded only on domains with active GCD items.
+  if (r.features.dcm) await place(`gero/${r.version}/dcm.min.js`, 'dcm.ts', {});
 }
 for (const r of releases.serviceWorker) {
   await place(`cnsw/${r.version}/sw.js`, 'sw.ts');
@@ -82,6 +85,7 @@ writeFileSync(
   JSON.stringify({
     gero: releases.tracker.map((r) => r.version),
     cnsw: releases.serviceWorker.map((r) => r.version),
+    dcm: releases.tracker.filter((r) => r.features.dcm).map((r) => r.version),
   }),
 );
 console.log(

@@ -27,6 +27,7 @@ import { collectRoutes } from './modules/collect/collect.routes.ts';
 import { createIngestor, type Ingestor } from './modules/collect/ingest.ts';
 import { createSpool } from './modules/collect/spool.ts';
 import { companyRoutes } from './modules/company/company.routes.ts';
+import { createDcm } from './modules/dcm/dcm.service.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { mediaFileRoutes, mediaRoutes } from './modules/media/media.routes.ts';
 import { momentumsRoutes } from './modules/momentums/momentums.routes.ts';
@@ -89,15 +90,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       throw err;
     }
   }
+  const clock = deps.clock ?? systemClock;
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     mailer: deps.mailer ?? createMailer(config, app.log),
-    clock: deps.clock ?? systemClock,
+    clock,
     envelope: await createEnvelopeKey(config.secretKey),
     tag: loadTagCatalog(config.trackerDist),
     log: app.log,
+    dcm: createDcm({ db: database.db, clock, log: app.log }),
   };
   app.decorate('ctx', ctx);
   const engine: Engine = createEngine(ctx, {

@@ -1,12 +1,15 @@
 // The tracker: first-party visitor id, page views, events, identification and the web push opt-in, sent as
 // text/plain beacons to the collector (DESIGN.md §11, 'The collector's wire'; packages/tracker/README.md).
-// Releases with `onsite` also show on-site messages (src/onsite.ts), which the others do not bundle.
-import { poll, render, startOnsite } from './onsite.ts';
+// Releases with `onsite` also show on-site messages (src/onsite.ts), which the others do not bundle. Releases with
+// `dcm` hand the GCD injector (src/dcm.ts, its own chunk, loaded by the loader only for domains with GCD items) what
+// it needs: `__gero.t` (below), and `__gero.dcm(t)` is called once sending is allowed.
+import { poll, render, show, startOnsite } from './onsite.ts';
 
 declare const __VERSION__: string;
 declare const __SPA__: boolean;
 declare const __ONSITE__: boolean;
 declare const __CONVERSION__: boolean;
+declare const __DCM__: boolean;
 
 interface Cfg {
   id: string;
@@ -30,7 +33,10 @@ const K_REFUSED = '_gero_no';
 
 (() => {
   try {
-    const w = window as unknown as { gero?: Gero; __gero?: { base: string; cfg: Cfg } };
+    const w = window as unknown as {
+      gero?: Gero;
+      __gero?: { base: string; cfg: Cfg; t?: unknown; dcm?: (t: unknown) => void };
+    };
     const state = w.__gero;
     if (!state || w.gero?.v) return;
     const cfg = state.cfg;
@@ -65,6 +71,8 @@ const K_REFUSED = '_gero_no';
     let vid = '';
     let model = '';
     let optinStarted = false;
+    // A GCD opt-in item may give the Topbox its own title and message.
+    let topboxTexts: { title?: string; message?: string } | undefined;
     const allowed = () => started && (granted === true || (granted === undefined && !required));
 
     // Created on the first send, so a visitor who never consents gets no stored id.
@@ -126,9 +134,11 @@ const K_REFUSED = '_gero_no';
       send();
     });
 
+    const listeners: ((event: Ev) => void)[] = [];
     const push = (event: Ev) => {
       if (granted === false) return false;
       event.ts = Date.now();
+      if (__DCM__) for (const fn of listeners) safe(fn)(event);
       queue.push(event);
       if (queue.length > HELD_EVENTS) queue.shift();
       if (allowed()) {
@@ -190,6 +200,11 @@ const K_REFUSED = '_gero_no';
         root.innerHTML =
           '<style>:host{all:initial}div{position:fixed;top:16px;left:50%;transform:translateX(-50%);z-index:2147483647;box-sizing:border-box;width:min(380px,calc(100% - 32px));padding:16px;background:#fff;color:#222;border-radius:10px;box-shadow:0 6px 28px rgba(0,0,0,.22);font:14px/1.4 system-ui,sans-serif}b{display:block;font-size:16px}p{margin:6px 0 14px}nav{text-align:right}button{font:inherit;padding:8px 14px;margin-left:8px;border:0;border-radius:6px;cursor:pointer;background:none;color:#444}button+button{background:#1a73e8;color:#fff}</style>' +
           '<div role="dialog" aria-labelledby="t"><b id="t">Receba nossas novidades</b><p>Quer ser avisado sobre ofertas e novidades deste site?</p><nav><button>Agora não</button><button>Permitir</button></nav></div>';
+        if (__DCM__ && topboxTexts) {
+          const [title, message] = [root.querySelector('b'), root.querySelector('p')];
+          if (title && topboxTexts.title) title.textContent = topboxTexts.title;
+          if (message && topboxTexts.message) message.textContent = topboxTexts.message;
+        }
         const [later, yes] = root.querySelectorAll('button');
         if (!later || !yes) return;
         later.onclick = safe(() => {
@@ -237,6 +252,30 @@ const K_REFUSED = '_gero_no';
       }
     };
 
+    // The GCD injector starts once sending is allowed (init, consent), like the on-site poll.
+    const startDcm = () => {
+      if (__DCM__ && allowed()) safe(() => state.dcm?.(state.t))();
+    };
+    if (__DCM__)
+      state.t = {
+        base: state.base,
+        cfg,
+        url,
+        visitor,
+        allowed,
+        report: (event: Ev, now?: boolean) => {
+          push(event);
+          if (now) flush();
+        },
+        listen: (fn: (event: Ev) => void) => listeners.push(fn),
+        show,
+        optin: (chosen: string, texts?: { title?: string; message?: string }) => {
+          topboxTexts = texts;
+          model = chosen === 'topbox' ? 'topbox' : 'default';
+          startOptin();
+        },
+      };
+
     const handle = (name: unknown, a?: unknown, b?: unknown) => {
       if (name === 'init') {
         if (started) return;
@@ -245,6 +284,7 @@ const K_REFUSED = '_gero_no';
         pageview();
         startOptin();
         if (__ONSITE__) poll();
+        startDcm();
       } else if (name === 'event') push({ t: 'ev', c: String(a).slice(0, 100), p: props(b, false) });
       else if (name === 'identify') push({ t: 'id', p: props(a, true) });
       else if (__CONVERSION__ && name === 'conversion') {
@@ -261,6 +301,7 @@ const K_REFUSED = '_gero_no';
           flush();
           startOptin();
           if (__ONSITE__) poll();
+          startDcm();
         } else {
           queue.length = 0;
           clearTimeout(timer);

@@ -20,10 +20,13 @@ type Queue = ((...args: unknown[]) => void) & { q?: IArguments[] };
       .then((cfg) => {
         if (!cfg?.enabled || !cfg.version) return;
         w.__gero = { base, cfg };
-        const s = document.createElement('script');
-        s.async = true;
-        s.src = `${base}/t/gero/${encodeURIComponent(cfg.version)}/gero.min.js`;
-        document.head.appendChild(s);
+        // The GCD injector only where the domain has active GCD items (cfg.dcm, their revision), beside the tracker.
+        for (const file of cfg.dcm ? ['gero', 'dcm'] : ['gero']) {
+          const s = document.createElement('script');
+          s.async = true;
+          s.src = `${base}/t/gero/${encodeURIComponent(cfg.version)}/${file}.min.js`;
+          document.head.appendChild(s);
+        }
       })
       .catch(() => {});
   } catch {}

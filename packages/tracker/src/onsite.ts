@@ -69,12 +69,20 @@ const el = <K extends keyof HTMLElementTagNameMap>(tag: K, parent: Node, text?: 
   return e;
 };
 
-const show = (m: { d?: unknown; type?: unknown; mode?: unknown; props?: unknown }) => {
+/**
+ * Shows one message (once per id `d`); `own` reports its viewed/clicked instead of the delivery reports (GCD items,
+ * src/dcm.ts). Answers the host element once it is on the page.
+ */
+export const show = (
+  m: { d?: unknown; type?: unknown; mode?: unknown; props?: unknown },
+  own?: (t: 'viewed' | 'clicked') => void,
+): HTMLElement | undefined => {
   const d = m?.d;
   const type = String(m?.type);
   if (typeof d !== 'string' || !d || seen.has(d) || !TYPES.includes(type)) return;
   seen.add(d);
   if (!fits(m.mode)) return;
+  const report = (t: 'viewed' | 'clicked') => (own ? own(t) : ctx.report(t, d));
   const props = (m.props && typeof m.props === 'object' ? m.props : {}) as Props;
   const p = (k: string) => {
     const v = props[k];
@@ -106,7 +114,7 @@ const show = (m: { d?: unknown; type?: unknown; mode?: unknown; props?: unknown 
         paint(a, background, '#000000', 'backgroundColor');
         a.onclick = () => {
           try {
-            ctx.report('clicked', d);
+            report('clicked');
             // Out before the navigation the link starts (sendBeacon survives it). A link removed during its own
             // click is not followed, so only a button without a link closes the message.
             ctx.flush();
@@ -158,10 +166,12 @@ const show = (m: { d?: unknown; type?: unknown; mode?: unknown; props?: unknown 
       x.onclick = close;
       if (type === 'notification_box') box.prepend(x);
       document.body.appendChild(host);
-      ctx.report('viewed', d);
+      report('viewed');
+      return host;
     } catch {}
   };
-  document.body ? mount() : addEventListener('DOMContentLoaded', mount);
+  if (document.body) return mount();
+  addEventListener('DOMContentLoaded', mount);
 };
 
 /** The `onsite` list of a collector answer (POST /collect through fetch, or GET /collect/pending). */

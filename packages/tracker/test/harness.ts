@@ -1,6 +1,6 @@
 // Test helpers: build the tag into a temporary folder and run a built tracker inside a jsdom page.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { JSDOM, VirtualConsole } from 'jsdom';
@@ -8,7 +8,7 @@ import { vi } from 'vitest';
 
 const here = import.meta.dirname;
 export const releases = JSON.parse(readFileSync(path.join(here, '..', 'releases.json'), 'utf8')) as {
-  tracker: { version: string; features: { spa?: boolean } }[];
+  tracker: { version: string; features: { spa?: boolean; onsite?: boolean; dcm?: boolean } }[];
   serviceWorker: { version: string }[];
 };
 
@@ -18,6 +18,7 @@ export const buildTag = () => {
   return {
     out,
     read: (file: string) => readFileSync(path.join(out, file), 'utf8'),
+    exists: (file: string) => existsSync(path.join(out, file)),
     remove: () => rmSync(out, { recursive: true, force: true }),
   };
 };
@@ -46,6 +47,10 @@ export interface PageOptions {
   setup?: (w: PageWindow) => void;
   /** The on-site messages the collector answers: to POST /collect (seen only through fetch) and GET /collect/pending. */
   onsite?: { collect?: unknown[]; pending?: unknown[] };
+  /** Settings the loader read from /t/config beyond the defaults (e.g. `dcm`, the GCD rules' revision). */
+  cfg?: Record<string, unknown>;
+  /** Answers other GET requests (the GCD injector's rules and visitor profile); undefined: the on-site poll. */
+  get?: (url: string) => unknown;
 }
 
 const opened: PageWindow[] = [];
@@ -87,6 +92,8 @@ export const openPage = (trackerCode: string, o: PageOptions = {}) => {
   const onsite = { collect: [] as unknown[], pending: [] as unknown[], ...o.onsite };
   w.fetch = vi.fn(async (url: string, init?: { method?: string; body: string }) => {
     if (init?.method !== 'POST') {
+      const answer = o.get?.(url);
+      if (answer !== undefined) return { ok: true, json: async () => answer };
       polls.push(url);
       return { ok: true, json: async () => ({ onsite: onsite.pending }) };
     }
@@ -103,7 +110,7 @@ export const openPage = (trackerCode: string, o: PageOptions = {}) => {
   for (const args of calls) w.gero(...args);
   w.__gero = {
     base: BASE,
-    cfg: { id: 'g1', root: 'https://loja.example', enabled: true, collect: COLLECT, vapid_public: VAPID },
+    cfg: { id: 'g1', root: 'https://loja.example', enabled: true, collect: COLLECT, vapid_public: VAPID, ...o.cfg },
   };
   o.setup?.(w);
   w.eval(trackerCode);

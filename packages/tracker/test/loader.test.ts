@@ -39,6 +39,15 @@ describe('the loader', () => {
     expect(page.w.__gero).toEqual({ base: BASE, cfg: config });
   });
 
+  it('loads the GCD injector beside the tracker only when the settings name a GCD revision', async () => {
+    const page = load({ ...config, version: '1.4.0', dcm: '0123456789abcdef' });
+    await sleep(10);
+    expect(page.scripts()).toEqual([`${BASE}/t/gero/1.4.0/gero.min.js`, `${BASE}/t/gero/1.4.0/dcm.min.js`]);
+    const plain = load({ ...config, version: '1.4.0' });
+    await sleep(10);
+    expect(plain.scripts()).toEqual([`${BASE}/t/gero/1.4.0/gero.min.js`]);
+  });
+
   it('loads nothing for a disabled domain, an unknown id or a failed request, and never throws', async () => {
     for (const answer of [{ ...config, enabled: false }, null, new Error('offline')]) {
       const page = load(answer);

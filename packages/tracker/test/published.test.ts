@@ -15,6 +15,7 @@ const sums = new Map(
 );
 const files = [
   ...releases.tracker.map((r) => `gero/${r.version}/gero.min.js`),
+  ...releases.tracker.filter((r) => r.features.dcm).map((r) => `gero/${r.version}/dcm.min.js`),
   ...releases.serviceWorker.map((r) => `cnsw/${r.version}/sw.js`),
 ];
 

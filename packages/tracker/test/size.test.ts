@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTag, releases } from './harness.ts';
 
 // The budgets of STYLE.md rule 7, in gzipped bytes.
-const BUDGET = { loader: 1024, tracker: 6144, serviceWorker: 2048 };
+const BUDGET = { loader: 1024, tracker: 6144, serviceWorker: 2048, dcm: 4096 };
 
 let tag: ReturnType<typeof buildTag>;
 beforeAll(() => {
@@ -22,6 +22,20 @@ describe('the tag stays within its size budget', () => {
     expect(gzipped(`gero/${v}/gero.min.js`)).toBeLessThanOrEqual(BUDGET.tracker);
   });
 
+  it.each(releases.tracker.filter((r) => r.features.dcm).map((r) => r.version))(
+    `gero/%s/dcm.min.js (the GCD injector chunk) ≤ ${BUDGET.dcm} B gzipped`,
+    (v) => {
+      expect(gzipped(`gero/${v}/dcm.min.js`)).toBeLessThanOrEqual(BUDGET.dcm);
+    },
+  );
+
+  it('the GCD injector is its own chunk: only releases with dcm have one, and no tracker carries it', () => {
+    for (const r of releases.tracker) {
+      expect(tag.read(`gero/${r.version}/gero.min.js`)).not.toContain('gero-dcm');
+      expect(tag.exists(`gero/${r.version}/dcm.min.js`)).toBe(r.features.dcm === true);
+    }
+  });
+
   it.each(releases.serviceWorker.map((r) => r.version))(`cnsw/%s/sw.js ≤ ${BUDGET.serviceWorker} B gzipped`, (v) => {
     expect(gzipped(`cnsw/${v}/sw.js`)).toBeLessThanOrEqual(BUDGET.serviceWorker);
   });
@@ -30,6 +44,7 @@ describe('the tag stays within its size budget', () => {
     expect(JSON.parse(tag.read('versions.json'))).toEqual({
       gero: releases.tracker.map((r) => r.version),
       cnsw: releases.serviceWorker.map((r) => r.version),
+      dcm: releases.tracker.filter((r) => r.features.dcm).map((r) => r.version),
     });
   });
 
@@ -38,8 +53,8 @@ describe('the tag stays within its size budget', () => {
     expect(tag.read('gero/1.1.0/gero.min.js')).toContain('pushState');
   });
 
-  it('only 1.2.0 carries the on-site renderer', () => {
+  it('only 1.2.0 and later carry the on-site renderer', () => {
     for (const v of ['1.0.0', '1.1.0']) expect(tag.read(`gero/${v}/gero.min.js`)).not.toContain('gero-onsite');
-    expect(tag.read('gero/1.2.0/gero.min.js')).toContain('gero-onsite');
+    for (const v of ['1.2.0', '1.4.0']) expect(tag.read(`gero/${v}/gero.min.js`)).toContain('gero-onsite');
   });
 });

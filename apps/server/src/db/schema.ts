@@ -407,3 +407,19 @@ export const conversions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.domainUuid, t.orderKey] }), index('conversions_person_idx').on(t.personUuid)],
 );
+
+/**
+ * Per GCD item (a `dcm` momentum): counters the tag's reports bump where the collector stores events (shown,
+ * clicked), and the last page where its selector matched nothing for 10 s (cleared by a later showing).
+ * The list API reads one row per item instead of scanning events.
+ */
+export const dcmStats = pgTable('dcm_stats', {
+  momentumUuid: uuid('momentum_uuid')
+    .primaryKey()
+    .references(() => momentums.uuid, { onDelete: 'cascade' }),
+  domainUuid: uuid('domain_uuid').notNull(),
+  shown: bigint('shown', { mode: 'number' }).notNull().default(0),
+  clicked: bigint('clicked', { mode: 'number' }).notNull().default(0),
+  missingPage: text('missing_page'),
+  missingAt: ts('missing_at'),
+});

@@ -305,7 +305,7 @@ export const activeTriggeredMomentums = (db: Db, domainUuid: string) =>
     sql`SELECT m.uuid, m.domain_uuid, m.company_uuid, m.type, m.status, m.version, m.momentums, m.worktime,
                m.activated_at, m.scheduled_at, m.channel_uuid, c.time_zone
         FROM momentums m JOIN companies c ON c.uuid = m.company_uuid
-        WHERE m.domain_uuid = ${domainUuid}::uuid AND m.status = 'Active' AND m.type = 'momentum'`,
+        WHERE m.domain_uuid = ${domainUuid}::uuid AND m.status = 'Active' AND m.type IN ('momentum', 'dcm')`,
   ).then((rows) => rows.map(readMomentum));
 
 export interface DispatchDomain {

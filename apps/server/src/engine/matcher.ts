@@ -1,11 +1,12 @@
 import {
   type FilterBlock,
   type MomentumType,
+  textRule as sharedTextRule,
   type TriggerCondition,
   toPortableRegex,
   type Worktime,
 } from '@impeto/shared';
-import { type CompiledFilter, compileFilter, foldCase } from '../modules/persons/filter/compile-filter.ts';
+import { type CompiledFilter, compileFilter } from '../modules/persons/filter/compile-filter.ts';
 import type { RecurrenceRule } from './schedule.ts';
 
 /*
@@ -66,53 +67,34 @@ export interface CompiledMomentum {
 
 type Block = { type: string; regex?: boolean; values?: Record<string, unknown>[] };
 
-const normalizeUrl = (text: string) => {
-  try {
-    const u = new URL(text);
-    const path = u.pathname.length > 1 ? u.pathname.replace(/\/+$/, '') : '';
-    return `${u.host.toLowerCase()}${path}${u.search}`;
-  } catch {
-    return text.trim();
-  }
-};
-
-type Test = (subject: string) => boolean;
-
-/** One value list under one operator, as a test of a text (a page address or an event value). */
-export function textRule(comparation: string, values: string[], regex: boolean, urls: boolean): Test {
-  const negative = comparation === '!=' || comparation === 'notcontain';
-  let one: (subject: string, value: string) => boolean;
-  if (regex) {
-    const patterns = values.map((v) => {
-      const p = toPortableRegex(v);
-      return p.ok ? new RegExp(p.source, 'su') : null;
-    });
-    return (subject) => {
-      const hit = patterns.some((p) => p?.test(subject));
-      return negative ? !hit : hit;
-    };
-  }
-  if (comparation === 'contain' || comparation === 'notcontain') {
-    const folded = values.map(foldCase);
-    return (subject) => {
-      const s = foldCase(subject);
-      const hit = folded.some((v) => s.includes(v));
-      return negative ? !hit : hit;
-    };
-  }
-  if (urls) {
-    const wanted = new Set(values.map(normalizeUrl));
-    one = (subject) => wanted.has(normalizeUrl(subject));
-  } else {
-    one = (subject, value) => subject === value;
-  }
-  return (subject) => {
-    const hit = urls ? one(subject, '') : values.some((v) => one(subject, v));
-    return negative ? !hit : hit;
-  };
+/**
+ * One value list under one operator, as a test of a text (a page address or an event value): the shared trigger
+ * predicate (packages/shared filter/predicate.ts, which the tag's GCD injector bundles too), regex values turned
+ * into their portable source first (an invalid one never matches).
+ */
+export function textRule(comparation: string, values: string[], regex: boolean, urls: boolean) {
+  const sources = regex
+    ? values.map((v) => {
+        const p = toPortableRegex(v);
+        return p.ok ? p.source : '(?!)';
+      })
+    : values;
+  return sharedTextRule(comparation, sources, regex, urls);
 }
 
 const never = () => false;
+
+/**
+ * What a dispatcher sends through a channel. A GCD item (CELL_DCM) is placed in the page by the tag, except the
+ * manager's notification dispatcher (spec doc 2 §3.5: title, message, redirect_uri, name, dispatcher_type
+ * 'notification'), which goes out as a web push like a momentum's; other GCD items have no channel here.
+ */
+const sendable = (
+  d: (Record<string, unknown> & { filter: string }) | undefined,
+): (Record<string, unknown> & { filter: string }) | undefined => {
+  if (d?.filter !== 'CELL_DCM') return d;
+  return d.dispatcher_type === 'notification' ? { ...d, filter: 'CELL_NOTIFICATION' } : undefined;
+};
 
 export function compileMomentum(row: MomentumRow): CompiledMomentum {
   const blocks = row.blocks as Block[];
@@ -120,7 +102,9 @@ export function compileMomentum(row: MomentumRow): CompiledMomentum {
   const filterBlock = find('filter') as FilterBlock | undefined;
   const trigger = find('trigger');
   const t = trigger?.values?.[0] as TriggerCondition | undefined;
-  const dispatcher = find('dispatcher')?.values?.[0] as (Record<string, unknown> & { filter: string }) | undefined;
+  const dispatcher = sendable(
+    find('dispatcher')?.values?.[0] as (Record<string, unknown> & { filter: string }) | undefined,
+  );
   const finish = find('finish')?.values?.[0]?.value;
   const regex = trigger?.regex === true;
 

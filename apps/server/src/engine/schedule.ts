@@ -1,4 +1,4 @@
-import type { Worktime } from '@impeto/shared';
+import { type Worktime, worktimeOpen } from '@impeto/shared';
 import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
@@ -30,16 +30,15 @@ export const isAlwaysOpen = (w: Worktime | null | undefined) => !w?.weekdays?.le
 
 export function isWithinWorktime(at: Date, w: Worktime | null | undefined, tz = DEFAULT_TIME_ZONE): boolean {
   if (isAlwaysOpen(w)) return true;
-  const days = new Set(w!.weekdays);
   const t = local(at, tz);
-  const minute = t.hour() * 60 + t.minute();
-  const start = minutesOf(w!.start_at!);
-  const stop = minutesOf(w!.stop_at!);
-  const today = t.day();
-  const yesterday = (today + 6) % 7;
-  if (start === stop) return days.has(today);
-  if (start < stop) return days.has(today) && minute >= start && minute < stop;
-  return (days.has(today) && minute >= start) || (days.has(yesterday) && minute < stop);
+  // The shared rule (the tag's GCD injector applies the same one in the visitor's browser).
+  return worktimeOpen(
+    w!.weekdays!,
+    minutesOf(w!.start_at!),
+    minutesOf(w!.stop_at!),
+    t.day(),
+    t.hour() * 60 + t.minute(),
+  );
 }
 
 /** `at` itself when the window is open, else the next opening (at most a week ahead). */

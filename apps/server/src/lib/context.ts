@@ -1,3 +1,4 @@
+import type { DcmRule, DcmStats } from '@impeto/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
@@ -25,6 +26,28 @@ export interface AppContext {
   engine?: EngineHooks;
   /** Conversion and cart attribution (set by buildApp). */
   attribution?: { forgetCartRule(domainUuid: string): void };
+  /** GCD: the tag's rules and visitor profile, and the items' counters (modules/dcm, set by buildApp). */
+  dcm: DcmHooks;
+}
+
+/** A domain as the GCD rules depend on it: verified domains also get customJs. */
+export interface DcmDomain {
+  uuid: string;
+  geroValidate: boolean;
+}
+
+export interface DcmHooks {
+  /** The fingerprint of the domain's tag rules (for /t/config), or null when it has none. */
+  revision(domain: DcmDomain): Promise<string | null>;
+  rules(domain: DcmDomain): Promise<{ rev: string | null; rules: DcmRule[] }>;
+  /** What the rules' filters read of one visitor, overlaid with what this request tells. */
+  visitorProfile(
+    domain: DcmDomain,
+    visitorId: string,
+    fromRequest: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
+  /** dcm_stats of the company's GCD items on the domain, by item uuid. */
+  stats(companyUuid: string, domainUuid: string): Promise<Map<string, DcmStats>>;
 }
 
 export interface EngineHooks {

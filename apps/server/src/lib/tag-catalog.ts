@@ -5,6 +5,8 @@ export interface TagCatalog {
   dir: string;
   gero: string[];
   cnsw: string[];
+  /** Tracker versions that have the GCD injector chunk (gero/<v>/dcm.min.js). */
+  dcm: string[];
   latestGero: string;
   latestCnsw: string;
   loader: string;
@@ -18,13 +20,14 @@ export function loadTagCatalog(dir: string): TagCatalog {
   if (!existsSync(manifest)) {
     throw new Error(`Arquivos da tag não encontrados em ${dir}. Rode "npm run build:tracker".`);
   }
-  const versions = JSON.parse(readFileSync(manifest, 'utf8')) as { gero: string[]; cnsw: string[] };
+  const versions = JSON.parse(readFileSync(manifest, 'utf8')) as { gero: string[]; cnsw: string[]; dcm?: string[] };
   const gero = [...versions.gero].sort(byVersion);
   const cnsw = [...versions.cnsw].sort(byVersion);
   return {
     dir,
     gero,
     cnsw,
+    dcm: versions.dcm ?? [],
     latestGero: gero.at(-1) ?? '',
     latestCnsw: cnsw.at(-1) ?? '',
     loader: readFileSync(path.join(dir, 'loader.js'), 'utf8'),

@@ -52,6 +52,15 @@ export const collectEventSchema = z.discriminatedUnion('t', [
     o: z.string().trim().min(1).max(100).optional(),
     ts,
   }),
+  // A GCD item's report from the tag's injector: shown, clicked inside its content, or its selector matched
+  // nothing for 10 s on a page where it applies (`u`: that page).
+  z.object({
+    t: z.literal('dcm'),
+    m: z.uuid(),
+    k: z.enum(['viewed', 'clicked', 'missing']),
+    u: text().optional(),
+    ts,
+  }),
 ]);
 export type CollectEvent = z.infer<typeof collectEventSchema>;
 

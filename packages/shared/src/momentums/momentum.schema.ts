@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DcmStats } from '../dcm/dcm-rule.ts';
 import { momentumBlocksSchema } from './blocks.schema.ts';
 
 export const MOMENTUM_TYPES = ['momentum', 'campaign', 'dcm'] as const;
@@ -117,6 +118,8 @@ export interface MomentumItem {
   updated_at: string;
   /** What the engine did with it so far (lists only): waiting, sent, viewed and clicked messages, failures. */
   deliveries?: DeliveryCounts;
+  /** GCD items (lists only): showings and clicks the tag reported, and a broken selector. */
+  dcm_stats?: DcmStats;
 }
 
 export interface DeliveryCounts {

@@ -15,7 +15,7 @@ import { AppError } from '../../lib/errors.ts';
 import { createGeo, type Geo, geoFromHeaders } from '../../lib/geo.ts';
 import { isPrivateAddress } from '../../lib/safe-fetch.ts';
 import { type DeviceInfo, isBotAgent, parseUserAgent } from '../../lib/user-agent.ts';
-import type { Ingestor } from './ingest.ts';
+import { type Ingestor, requestAttributes } from './ingest.ts';
 
 let sharedGeo: Geo | undefined;
 /** One geo database per process, loaded in the background on first use. */
@@ -29,6 +29,7 @@ interface DomainTarget {
   uuid: string;
   root: URL;
   active: boolean;
+  geroValidate: boolean;
 }
 
 const CACHE_MS = 10_000;
@@ -57,6 +58,7 @@ export function isPublicPushEndpoint(endpoint: string, allowPrivate: boolean) {
 }
 
 const pendingQuery = z.object({ id: z.string().min(1).max(64), vid: z.string().min(1).max(64) });
+const profileQuery = pendingQuery.extend({ l: z.string().max(35).optional() });
 
 export function collectRoutes(
   ctx: AppContext,
@@ -91,11 +93,18 @@ export function collectRoutes(
     const now = Date.now();
     if (hit && now - hit.at < CACHE_MS) return hit.target;
     const [row] = await ctx.db
-      .select({ uuid: domains.uuid, root: domains.domainRoot, status: domains.status })
+      .select({
+        uuid: domains.uuid,
+        root: domains.domainRoot,
+        status: domains.status,
+        geroValidate: domains.geroValidate,
+      })
       .from(domains)
       .where(and(eq(domains.geroId, geroId), isNull(domains.removedAt)))
       .limit(1);
-    const target = row ? { uuid: row.uuid, root: new URL(row.root), active: row.status === 'Active' } : null;
+    const target = row
+      ? { uuid: row.uuid, root: new URL(row.root), active: row.status === 'Active', geroValidate: row.geroValidate }
+      : null;
     if (cache.size > 10_000) cache.clear();
     cache.set(geroId, { at: now, target });
     return target;
@@ -195,6 +204,32 @@ export function collectRoutes(
         return reply.code(202).send({ accepted: accepted.length, rejected, onsite });
       },
     );
+
+    // The GCD injector's view of its visitor: the attributes its rules' filters read (dcm.service visitorProfile).
+    // The visitor's own data, so only for a page of the domain (Origin), never cached.
+    app.get('/collect/dcm', { schema: { tags: ['collect'] } }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const parsed = profileQuery.safeParse(request.query);
+      if (!parsed.success) throw new AppError('INVALID_BATCH', 400, collectMessages.invalidBatch);
+      const target = await findTarget(parsed.data.id);
+      if (!target) throw new AppError('UNKNOWN_GERO_ID', 404, collectMessages.unknownId);
+      if (!target.active) throw new AppError('DOMAIN_DISABLED', 403, collectMessages.disabled);
+      if (!isOriginAllowed(request.headers.origin, target.root)) {
+        throw new AppError('FOREIGN_ORIGIN', 403, collectMessages.foreignOrigin);
+      }
+      const ua = request.headers['user-agent'];
+      if (isBot(ua)) return reply.send({ a: {} });
+      const fromRequest = requestAttributes({
+        device: deviceOf(ua!),
+        geo: {
+          ...processGeo().lookup(request.ip),
+          ...stripEmpty(geoFromHeaders(ctx.config.trustedGeoHeaders, request.headers)),
+        },
+        language: parsed.data.l ?? request.headers['accept-language']?.split(',')[0],
+      });
+      const a = await ctx.dcm.visitorProfile(target, parsed.data.vid, fromRequest);
+      return reply.send({ a });
+    });
 
     app.get('/collect/pending', { schema: { tags: ['collect'] } }, async (request, reply) => {
       reply.header('cache-control', 'no-store');

@@ -100,7 +100,25 @@ const KIND: Record<CollectEvent['t'], string> = {
   viewed: 'viewed',
   clicked: 'clicked',
   cv: 'conversion',
+  dcm: 'dcm',
 };
+
+/** The person attributes one request tells (its sender's device, place and language); the latest request's win. */
+export function requestAttributes(sender: Pick<IncomingRequest, 'device' | 'geo' | 'language'>) {
+  const a: Record<string, unknown> = {
+    'navigator.mobile': sender.device.mobile,
+    'client.device.name': sender.device.device,
+  };
+  if (sender.device.browser) a['navigator.browser'] = sender.device.browser;
+  if (sender.device.version) a['navigator.version'] = sender.device.version;
+  if (sender.device.os) a['client.device.os'] = sender.device.os;
+  if (sender.language) a['navigator.language'] = sender.language;
+  if (sender.geo.country) a['client.location.country'] = sender.geo.country;
+  if (sender.geo.region) a['client.location.region'] = sender.geo.region;
+  if (sender.geo.city) a['client.location.city'] = sender.geo.city;
+  if (sender.geo.asnOrganization) a['asn.autonomous_system_organization'] = sender.geo.asnOrganization;
+  return a;
+}
 
 const referrerOrigin = (r: string | undefined, own: string) => {
   if (!r) return 'direct';
@@ -355,19 +373,7 @@ export function createIngestor(
       const key = `${item.domainUuid}|${item.visitorId}`;
       let p = people.get(key);
       if (!p) {
-        const a: Record<string, unknown> = {
-          createdAt: item.receivedAt.toISOString(),
-          'navigator.mobile': item.device.mobile,
-          'client.device.name': item.device.device,
-        };
-        if (item.device.browser) a['navigator.browser'] = item.device.browser;
-        if (item.device.version) a['navigator.version'] = item.device.version;
-        if (item.device.os) a['client.device.os'] = item.device.os;
-        if (item.language) a['navigator.language'] = item.language;
-        if (item.geo.country) a['client.location.country'] = item.geo.country;
-        if (item.geo.region) a['client.location.region'] = item.geo.region;
-        if (item.geo.city) a['client.location.city'] = item.geo.city;
-        if (item.geo.asnOrganization) a['asn.autonomous_system_organization'] = item.geo.asnOrganization;
+        const a: Record<string, unknown> = { createdAt: item.receivedAt.toISOString(), ...requestAttributes(item) };
         p = {
           domainUuid: item.domainUuid,
           visitorId: item.visitorId,
@@ -446,7 +452,9 @@ export function createIngestor(
       for (const row of result) personUuid.set(`${row.domain_uuid}|${row.visitor_id}`, row.uuid);
     }
 
-    for (const rows of chunk(batch, EVENTS_PER_STATEMENT)) {
+    // GCD reports only move their item's counters (recordDcm); they are not stored as events.
+    const kept = batch.filter((item) => item.event.t !== 'dcm');
+    for (const rows of chunk(kept, EVENTS_PER_STATEMENT)) {
       const records = rows.map((item) => {
         const e = item.event;
         const props =
@@ -475,6 +483,7 @@ export function createIngestor(
       await insertEvents(db, records, stored);
     }
 
+    await recordDcm(db, batch);
     await recordPush(db, batch, personUuid);
     await recordCatalogue(db, batch);
     await recordRollups(db, batch, personUuid);
@@ -512,6 +521,63 @@ export function createIngestor(
         UPDATE persons SET push_subscription = ${JSON.stringify(e.s)}::jsonb, push_status = 'subscribed'
         WHERE domain_uuid = ${item.domainUuid}::uuid AND push_subscription ->> 'endpoint' = ${e.o}`);
     }
+  };
+
+  /**
+   * GCD reports (the tag's injector) bump their item's counters in dcm_stats, only for an item of the reporting
+   * domain. The latest 'missing' report sets the item's broken-selector page; a later showing clears it.
+   */
+  const recordDcm = async (db: Db, batch: IncomingEvent[]) => {
+    const items = new Map<
+      string,
+      {
+        m: string;
+        d: string;
+        shown: number;
+        clicked: number;
+        page: string | null;
+        missing: string | null;
+        seen: string | null;
+      }
+    >();
+    for (const item of batch) {
+      const e = item.event;
+      if (e.t !== 'dcm') continue;
+      const key = `${item.domainUuid}|${e.m}`;
+      let r = items.get(key);
+      if (!r) {
+        r = { m: e.m, d: item.domainUuid, shown: 0, clicked: 0, page: null, missing: null, seen: null };
+        items.set(key, r);
+      }
+      const at = item.receivedAt.toISOString();
+      if (e.k === 'viewed') {
+        r.shown++;
+        if (!r.seen || at > r.seen) r.seen = at;
+      } else if (e.k === 'clicked') r.clicked++;
+      else if (!r.missing || at >= r.missing) {
+        r.missing = at;
+        r.page = (e.u ?? '').slice(0, 2048);
+      }
+    }
+    if (items.size === 0) return;
+    const rows = [...items].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+    const records = sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
+      m uuid, d uuid, shown bigint, clicked bigint, page text, missing timestamptz, seen timestamptz)`;
+    await db.execute(sql`
+      INSERT INTO dcm_stats AS s (momentum_uuid, domain_uuid, shown, clicked, missing_page, missing_at)
+      SELECT m.uuid, m.domain_uuid, r.shown, r.clicked, r.page, r.missing
+      FROM ${records} JOIN momentums m ON m.uuid = r.m AND m.domain_uuid = r.d AND m.type = 'dcm'
+      ON CONFLICT (momentum_uuid) DO UPDATE SET
+        shown = s.shown + excluded.shown,
+        clicked = s.clicked + excluded.clicked,
+        missing_page = CASE WHEN excluded.missing_at IS NOT NULL AND (s.missing_at IS NULL OR excluded.missing_at >= s.missing_at)
+          THEN excluded.missing_page ELSE s.missing_page END,
+        missing_at = CASE WHEN excluded.missing_at IS NOT NULL AND (s.missing_at IS NULL OR excluded.missing_at >= s.missing_at)
+          THEN excluded.missing_at ELSE s.missing_at END`);
+    await db.execute(sql`
+      UPDATE dcm_stats s SET missing_page = NULL, missing_at = NULL
+      FROM ${records}
+      WHERE s.momentum_uuid = r.m AND s.domain_uuid = r.d AND r.seen IS NOT NULL AND s.missing_at <= r.seen`);
   };
 
   /** The last opt-in or opt-out of a person in the batch decides its push state. */

@@ -84,13 +84,18 @@ const withEndDate = (worktime: CreateMomentumInput['worktime'], blocks: unknown[
 
 export async function listForDomain(ctx: AppContext, principal: Principal, domainUuid: string, type: MomentumType) {
   await requireCompanyDomain(ctx, principal.companyUuid, domainUuid);
-  const [rows, counts] = await Promise.all([
+  const [rows, counts, dcm] = await Promise.all([
     q.listMomentums(ctx.db, principal.companyUuid, domainUuid, type),
     q.deliveryCounts(ctx.db, principal.companyUuid, domainUuid),
+    type === 'dcm' ? ctx.dcm.stats(principal.companyUuid, domainUuid) : undefined,
   ]);
   const byMomentum = new Map(counts.map(({ momentum_uuid, ...c }) => [momentum_uuid, c]));
   const none = { waiting: 0, sent: 0, viewed: 0, clicked: 0, failed: 0 };
-  return rows.map((row) => ({ ...toMomentumItem(row), deliveries: byMomentum.get(row.uuid) ?? none }));
+  return rows.map((row) => ({
+    ...toMomentumItem(row),
+    deliveries: byMomentum.get(row.uuid) ?? none,
+    ...(dcm && { dcm_stats: dcm.get(row.uuid) ?? { shown: 0, clicked: 0, missing: null } }),
+  }));
 }
 
 export async function getOne(ctx: AppContext, principal: Principal, uuid: string) {

@@ -27,13 +27,14 @@ const tagNotFound = () => notFound(msg.common.notFound, 'TAG_NOT_FOUND');
 /** The tag's public files (DESIGN.md §5 and §11): loader, per-domain config, versioned tracker and service worker. */
 export function tagRoutes(ctx: AppContext) {
   const files = new Map<string, string>();
-  const versioned = async (kind: 'gero' | 'cnsw', version: string) => {
-    const list = kind === 'gero' ? ctx.tag.gero : ctx.tag.cnsw;
+  const FILE = { gero: 'gero.min.js', cnsw: 'sw.js', dcm: 'dcm.min.js' } as const;
+  const versioned = async (kind: 'gero' | 'cnsw' | 'dcm', version: string) => {
+    const list = ctx.tag[kind];
     if (!list.includes(version)) throw tagNotFound();
     const key = `${kind}/${version}`;
     let body = files.get(key);
     if (body === undefined) {
-      body = await readFile(path.join(ctx.tag.dir, kind, version, kind === 'gero' ? 'gero.min.js' : 'sw.js'), 'utf8');
+      body = await readFile(path.join(ctx.tag.dir, kind === 'cnsw' ? 'cnsw' : 'gero', version, FILE[kind]), 'utf8');
       files.set(key, body);
     }
     return body;
@@ -58,6 +59,11 @@ export function tagRoutes(ctx: AppContext) {
       async (req, reply) => {
         const row = await findByGeroId(ctx, req.params.gero_id);
         if (!row) throw tagNotFound();
+        // The GCD injector is a separate chunk: only domains with active GCD items, on a version that has it, load it.
+        const dcm =
+          row.status === 'Active' && ctx.tag.dcm.includes(row.geroVersion)
+            ? await ctx.dcm.revision({ uuid: row.uuid, geroValidate: row.geroValidate })
+            : null;
         return reply
           .header('cache-control', NO_CACHE)
           .header('access-control-allow-origin', '*')
@@ -69,12 +75,37 @@ export function tagRoutes(ctx: AppContext) {
             sw_version: row.cnSwVersion,
             vapid_public: row.vapidPublic,
             collect: `${ctx.config.publicUrl}/collect`,
+            ...(dcm && { dcm }),
           });
       },
     );
 
     r.get('/t/gero/:version/gero.min.js', { schema: { tags, params: z.object({ version }) } }, async (req, reply) =>
       js(reply, IMMUTABLE, await versioned('gero', req.params.version)),
+    );
+    r.get('/t/gero/:version/dcm.min.js', { schema: { tags, params: z.object({ version }) } }, async (req, reply) =>
+      js(reply, IMMUTABLE, await versioned('dcm', req.params.version)),
+    );
+    // The domain's GCD rules. The injector asks with `r` = the revision /t/config gave: that answer never changes
+    // (a new revision is a new URL), so browsers keep it; without `r`, or with an old one, it is not cached.
+    r.get(
+      '/t/dcm/:gero_id',
+      {
+        schema: {
+          tags,
+          params: z.object({ gero_id: z.string().max(64) }),
+          querystring: z.object({ r: z.string().max(64).optional() }),
+        },
+      },
+      async (req, reply) => {
+        const row = await findByGeroId(ctx, req.params.gero_id);
+        if (row?.status !== 'Active') throw tagNotFound();
+        const { rev, rules } = await ctx.dcm.rules({ uuid: row.uuid, geroValidate: row.geroValidate });
+        return reply
+          .header('cache-control', rev && req.query.r === rev ? IMMUTABLE : NO_CACHE)
+          .header('access-control-allow-origin', '*')
+          .send({ rev, rules });
+      },
     );
     r.get('/t/cnsw/:version/sw.js', { schema: { tags, params: z.object({ version }) } }, async (req, reply) =>
       js(reply, IMMUTABLE, await versioned('cnsw', req.params.version)),

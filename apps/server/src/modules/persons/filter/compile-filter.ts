@@ -4,7 +4,11 @@ import {
   type FilterCondition,
   filterBlockSchema,
   filterKeyInfo,
+  filterTest,
+  foldCase,
   toPortableRegex,
+  trimSpaces,
+  type WireCondition,
 } from '@impeto/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { persons } from '../../../db/schema.ts';
@@ -12,7 +16,8 @@ import { parseBody } from '../../../lib/validate.ts';
 
 /*
  * One audience filter, two forms that must select the same persons: a SQL condition over `persons` (counts,
- * campaign fan-out) and an in-memory predicate (the engine). Every rule below is written so that PostgreSQL
+ * campaign fan-out) and an in-memory predicate (the engine, and the tag's GCD injector: the predicates are
+ * packages/shared filter/predicate.ts, fed with `wireFilter`). Every rule below is written so that PostgreSQL
  * (any locale, PGlite included) and JavaScript agree exactly; compile-filter.test.ts checks it on both databases.
  *
  * - An attribute is read as a list of texts: a JSON array gives its string/number/boolean elements, a scalar
@@ -54,7 +59,6 @@ const LATIN1_UPPER = Array.from({ length: 0xdf - 0xc0 }, (_, i) => String.fromCh
   .join('');
 const FOLD_FROM = ASCII_UPPER + LATIN1_UPPER;
 const FOLD_TO = [...FOLD_FROM].map((c) => String.fromCharCode(c.charCodeAt(0) + 0x20)).join('');
-const FOLD = new Map([...FOLD_FROM].map((c, i) => [c, FOLD_TO[i]!]));
 const TRIM_CHARS = ' \t\n\r\f\v';
 
 const NUMBER_SRC = '^-?[0-9]+(\\.[0-9]+)?$';
@@ -63,69 +67,8 @@ const NUMERIC_PREFIX_SRC = '^-?[0-9]+(?:\\.[0-9]+)?';
 const DATE_SRC = '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?Z)?$';
 const MIDNIGHT_SRC = '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T00:00(:00(\\.0+)?)?Z)?$';
 const NUMBER_RE = new RegExp(NUMBER_SRC);
-const NUMERIC_ATTR_RE = new RegExp(NUMERIC_ATTR_SRC);
-const NUMERIC_PREFIX_RE = new RegExp(NUMERIC_PREFIX_SRC);
-const DATE_RE = new RegExp(DATE_SRC);
-const MIDNIGHT_RE = new RegExp(MIDNIGHT_SRC);
 
-export const foldCase = (s: string) => {
-  let out = '';
-  for (const c of s) out += FOLD.get(c) ?? c;
-  return out;
-};
-
-export const trimSpaces = (s: string) => {
-  let start = 0;
-  let end = s.length;
-  while (start < end && TRIM_CHARS.includes(s[start]!)) start++;
-  while (end > start && TRIM_CHARS.includes(s[end - 1]!)) end--;
-  return s.slice(start, end);
-};
-
-/** Code-point order, which is what PostgreSQL's "C" collation (UTF-8 byte order) gives. */
-export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
-    if (x !== y) return x < y ? -1 : 1;
-    if (x > 0xffff) i++;
-  }
-  return Math.sign(a.length - b.length);
-}
-
-/** Exact comparison of two decimal texts ('-12.50' vs '3'), as PostgreSQL's numeric does. */
-export function compareDecimals(a: string, b: string): number {
-  const parse = (s: string) => {
-    const negative = s.startsWith('-');
-    const [int = '', frac = ''] = (negative ? s.slice(1) : s).split('.');
-    const i = int.replace(/^0+/, '');
-    const f = frac.replace(/0+$/, '');
-    return { negative: negative && (i !== '' || f !== ''), i, f };
-  };
-  const x = parse(a);
-  const y = parse(b);
-  if (x.negative !== y.negative) return x.negative ? -1 : 1;
-  let c: number;
-  if (x.i.length !== y.i.length) c = x.i.length < y.i.length ? -1 : 1;
-  else if (x.i !== y.i) c = x.i < y.i ? -1 : 1;
-  else {
-    const len = Math.max(x.f.length, y.f.length);
-    const fx = x.f.padEnd(len, '0');
-    const fy = y.f.padEnd(len, '0');
-    c = fx === fy ? 0 : fx < fy ? -1 : 1;
-  }
-  return x.negative ? -c : c;
-}
-
-/** The texts an attribute holds, in the same way the SQL side reads them. */
-export function attributeTexts(value: unknown): string[] {
-  const list = Array.isArray(value) ? value : [value];
-  const out: string[] = [];
-  for (const v of list)
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out.push(String(v));
-  return out;
-}
+export { attributeTexts, compareCodePoints, compareDecimals, foldCase, trimSpaces } from '@impeto/shared';
 
 type Ordering = '<' | '<=' | '>' | '>=';
 const ORDERING_SQL: Record<Ordering, SQL> = {
@@ -134,10 +77,9 @@ const ORDERING_SQL: Record<Ordering, SQL> = {
   '>': sql.raw('>'),
   '>=': sql.raw('>='),
 };
-const ordered = (c: number, op: Ordering) => (op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : c >= 0);
 
 /**
- * A test on one element text: the SQL over `t` and the same test in JavaScript. For list attributes the SQL
+ * A test on one element text, in SQL over `t` (its JavaScript twin is the shared elementTest). For list attributes the SQL
  * side avoids a per-row subquery (a SubPlan rules out a parallel scan and costs microseconds per person):
  * `path` is the same test on a JSON string element as a jsonpath filter (`@`; values bound as `vars`),
  * `numbers` the same test over the texts of the list's number elements (`nums`, a text[]). A test without
@@ -145,7 +87,6 @@ const ordered = (c: number, op: Ordering) => (op === '<' ? c < 0 : op === '<=' ?
  */
 interface ElementTest {
   sql(t: SQL): SQL;
-  js(t: string): boolean;
   path?(bind: (value: string) => string): string;
   numbers?(nums: SQL): SQL;
 }
@@ -182,7 +123,6 @@ function valueTest(condition: FilterCondition, regex: boolean, raw: string | boo
   if (kind === 'boolean')
     return {
       sql: (t) => sql`${t} = ${v}::text`,
-      js: (t) => t === v,
       path: (bind) => `@ == ${bind(v)}`,
       numbers: (nums) => sql`${v}::text = ANY(${nums})`,
     };
@@ -200,14 +140,12 @@ function valueTest(condition: FilterCondition, regex: boolean, raw: string | boo
           indexable
             ? sql`(${t} COLLATE "C" < ${day}::text AND ${t} ~ ${DATE_SRC}::text)`
             : sql`(${t} ~ ${DATE_SRC}::text AND ${date(t)} < ${day}::text)`,
-        js: (t) => DATE_RE.test(t) && t.slice(0, 10) < day,
         ...(indexable && { path: (bind) => `(${isDate} && @ < ${bind(day)})`, numbers: () => sql`false` }),
       };
     if (op === '>')
       return {
         sql: (t) =>
           sql`(${t} ~ ${DATE_SRC}::text AND (${date(t)} > ${day}::text OR (${date(t)} = ${day}::text AND ${t} !~ ${MIDNIGHT_SRC}::text)))`,
-        js: (t) => DATE_RE.test(t) && (t.slice(0, 10) > day || (t.slice(0, 10) === day && !MIDNIGHT_RE.test(t))),
         ...(indexable && {
           path: (bind) =>
             `(${isDate} && (@ >= ${bind(nextDay(day))} || (@ starts with ${bind(day)} && !(${likeRegex(MIDNIGHT_SRC)}))))`,
@@ -220,7 +158,6 @@ function valueTest(condition: FilterCondition, regex: boolean, raw: string | boo
         indexable
           ? sql`(${t} COLLATE "C" >= ${day}::text AND ${t} COLLATE "C" < ${nextDay(end)}::text AND ${t} ~ ${DATE_SRC}::text)`
           : sql`(${t} ~ ${DATE_SRC}::text AND ${date(t)} BETWEEN ${day}::text AND ${end}::text)`,
-      js: (t) => DATE_RE.test(t) && t.slice(0, 10) >= day && t.slice(0, 10) <= end,
       ...(indexable && {
         path: (bind) => `(${isDate} && @ >= ${bind(day)} && @ < ${bind(nextDay(end))})`,
         numbers: () => sql`false`,
@@ -230,10 +167,8 @@ function valueTest(condition: FilterCondition, regex: boolean, raw: string | boo
   if (regex) {
     const portable = toPortableRegex(v);
     if (!portable.ok) throw new Error(portable.message);
-    const re = new RegExp(portable.source, 'su');
     return {
       sql: (t) => sql`${t} ~ ${portable.source}::text`,
-      js: (t) => re.test(t),
       path: () => likeRegex(portable.source),
     };
   }
@@ -242,7 +177,6 @@ function valueTest(condition: FilterCondition, regex: boolean, raw: string | boo
     case '!=':
       return {
         sql: (t) => sql`${t} = ${v}::text`,
-        js: (t) => t === v,
         path: (bind) => `@ == ${bind(v)}`,
         numbers: (nums) => sql`${v}::text = ANY(${nums})`,
       };
@@ -251,7 +185,6 @@ function valueTest(condition: FilterCondition, regex: boolean, raw: string | boo
       const needle = foldCase(v);
       return {
         sql: (t) => sql`strpos(${fold(t, needle)}, ${needle}::text) > 0`,
-        js: (t) => foldCase(t).includes(needle),
         path: () => likeRegex(foldedPattern(needle)),
         // Number texts hold no space (nor letters to fold): joined by spaces, a needle without one matches
         // the joined text exactly when it matches one of them.
@@ -263,7 +196,6 @@ function valueTest(condition: FilterCondition, regex: boolean, raw: string | boo
       const wanted = foldCase(trimSpaces(v));
       return {
         sql: (t) => sql`${fold(sql`btrim(${t}, ${TRIM_CHARS}::text)`, wanted)} = ${wanted}::text`,
-        js: (t) => foldCase(trimSpaces(t)) === wanted,
         path: () => likeRegex(`^[${TRIM_CHARS}]*${foldedPattern(wanted)}[${TRIM_CHARS}]*$`),
         numbers: (nums) => sql`${wanted}::text = ANY(${nums})`,
       };
@@ -274,14 +206,10 @@ function valueTest(condition: FilterCondition, regex: boolean, raw: string | boo
     case '>=': {
       const cmp = ORDERING_SQL[op];
       const asText = (t: SQL) => sql`${t} COLLATE "C" ${cmp} ${v}::text`;
-      if (!NUMBER_RE.test(v)) return { sql: asText, js: (t) => ordered(compareCodePoints(t, v), op) };
+      if (!NUMBER_RE.test(v)) return { sql: asText };
       return {
         sql: (t) =>
           sql`(CASE WHEN ${t} ~ ${NUMERIC_ATTR_SRC}::text THEN substring(${t} from ${NUMERIC_PREFIX_SRC}::text)::numeric ${cmp} ${v}::numeric ELSE ${asText(t)} END)`,
-        js: (t) =>
-          NUMERIC_ATTR_RE.test(t)
-            ? ordered(compareDecimals(NUMERIC_PREFIX_RE.exec(t)![0], v), op)
-            : ordered(compareCodePoints(t, v), op),
       };
     }
     default:
@@ -326,14 +254,9 @@ function listTest(list: SQL, tests: ElementTest[]): SQL {
   return sql`(${strings} OR ${booleans} OR ${numbers})`;
 }
 
-interface CompiledCondition {
-  sql: SQL;
-  js(person: PersonLike): boolean;
-}
-
-function compileCondition(condition: FilterCondition, regex: boolean): CompiledCondition {
+function compileCondition(condition: FilterCondition, regex: boolean): SQL {
   const info = filterKeyInfo(condition.filter)!;
-  if (info.kind === 'all') return { sql: sql`true`, js: () => true };
+  if (info.kind === 'all') return sql`true`;
   const key = attributeKey(info.key);
   const negative = condition.comparation === '!=' || condition.comparation === 'notcontain';
   const usesRegex = regex && (info.kind === 'string' || info.kind === 'list');
@@ -345,12 +268,33 @@ function compileCondition(condition: FilterCondition, regex: boolean): CompiledC
   // coalesce: a missing attribute (and JSON null) matches no element.
   const any = sql`coalesce(CASE jsonb_typeof(${attr}) WHEN 'array' THEN ${listTest(attr, tests)}
     WHEN 'object' THEN false ELSE ${anyOf(tests.map((t) => t.sql(scalar)))} END, false)`;
-  const anyJs = (person: PersonLike) => {
-    const attrs = person.attributes;
-    const value = attrs && typeof attrs === 'object' && Object.hasOwn(attrs, key) ? attrs[key] : undefined;
-    return attributeTexts(value).some((t) => tests.some((test) => test.js(t)));
-  };
-  return negative ? { sql: sql`(NOT ${any})`, js: (p) => !anyJs(p) } : { sql: any, js: anyJs };
+  return negative ? sql`(NOT ${any})` : any;
+}
+
+/**
+ * A validated filter block in the predicates' form (packages/shared filter/predicate.ts): attribute keys resolved,
+ * values as texts, regex values in their portable source. What the engine tests in memory and the tag receives.
+ */
+export function wireFilter(block: FilterBlock): WireCondition[] {
+  return block.values.map((c, i) => {
+    const info = filterKeyInfo(c.filter)!;
+    const re = block.regex && (info.kind === 'string' || info.kind === 'list');
+    const v = c.value.map((raw) => {
+      if (!re) return String(raw);
+      const portable = toPortableRegex(String(raw));
+      if (!portable.ok) throw new Error(portable.message);
+      return portable.source;
+    });
+    return {
+      k: info.kind === 'all' ? '' : attributeKey(info.key),
+      kind: info.kind,
+      op: c.comparation ?? '',
+      v,
+      ...(c.value2 !== undefined && { v2: c.value2 }),
+      ...(re && { re: true }),
+      ...(i > 0 && c.logical === 'or' && { or: true }),
+    };
+  });
 }
 
 /**
@@ -361,12 +305,10 @@ export function compileFilter(input: unknown): CompiledFilter {
   if (input === null || input === undefined) return { where: sql`true`, matches: () => true, block: null };
   const block = parseBody(filterBlockSchema, input);
   const [first, second] = block.values.map((c) => compileCondition(c, block.regex));
+  const test = filterTest(wireFilter(block));
+  const matches = (p: PersonLike) => test(p.attributes);
   if (!first) return { where: sql`true`, matches: () => true, block };
-  if (!second) return { where: first.sql, matches: first.js, block };
+  if (!second) return { where: first, matches, block };
   const or = block.values[1]!.logical === 'or';
-  return {
-    where: or ? sql`(${first.sql} OR ${second.sql})` : sql`(${first.sql} AND ${second.sql})`,
-    matches: or ? (p) => first.js(p) || second.js(p) : (p) => first.js(p) && second.js(p),
-    block,
-  };
+  return { where: or ? sql`(${first} OR ${second})` : sql`(${first} AND ${second})`, matches, block };
 }
