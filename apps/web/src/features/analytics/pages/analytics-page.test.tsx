@@ -424,4 +424,25 @@ describe('analytics dashboard', () => {
     expect(router.state.location.search).toBe(`?domain=${DOMAIN}`);
     expect(calls.some((c) => c.url.startsWith('/api/analytics/'))).toBe(false);
   });
+
+  it('refreshes "visitantes agora" every 30 seconds, whatever the range', async () => {
+    const intervals = vi.spyOn(globalThis, 'setInterval');
+    let live = 7;
+    const calls = serve((path) =>
+      path === '/count/live'
+        ? { body: { message: 'ok', data: { count: live, at: new Date().toISOString() } } }
+        : undefined,
+    );
+    renderApp(`/?domain=${DOMAIN}`);
+    const card = await settled('Visitantes agora');
+    expect(within(card).getByText('7')).toBeTruthy();
+    const liveCalls = () => calls.filter((c) => c.url === `${A}/count/live`).length;
+    expect(liveCalls()).toBe(1);
+    const tick = intervals.mock.calls.find(([, ms]) => ms === 30_000)?.[0] as (() => void) | undefined;
+    expect(tick).toBeTypeOf('function');
+    live = 12;
+    tick?.();
+    await waitFor(() => expect(within(card).getByText('12')).toBeTruthy());
+    expect(liveCalls()).toBe(2);
+  });
 });
