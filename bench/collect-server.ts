@@ -7,8 +7,12 @@
  *                       (default postgres://postgres@127.0.0.1:5432/postgres), dropped on 'stop'
  *   SERVER_PROCESSES=n  with DB=postgres: n API processes sharing the port (node:cluster, as API_PROCESSES does
  *                       in production); this process migrates, seeds and sums their figures
- * IPC: sends { type: 'ready', port, geroId }; answers { type: 'stats' } with { type: 'stats', stored, drainMs }
- * after draining the ingestor; { type: 'stop' } closes everything and exits.
+ * IPC: sends { type: 'ready', port, geroId, databaseUrl?, tmp? }; answers { type: 'stats' } with { type: 'stats', stored,
+ * quarantined, drainMs } after draining the ingestor, { type: 'progress' } with { type: 'progress', stored,
+ * quarantined, outages } without draining (bench:soak's timeline); { type: 'stop' } closes everything and exits.
+ * LOG_LEVEL (default silent) is the app's.
+ * For bench/retention.ts: { type: 'backlog', events } inserts old events (retention one month) and
+ * { type: 'purge', batchRows, pauseMs } runs the retention purge.
  */
 import cluster from 'node:cluster';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -16,6 +20,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
@@ -24,6 +29,7 @@ import { type Db, fromPostgres } from '../apps/server/src/db/client.ts';
 import { companies, domains } from '../apps/server/src/db/schema.ts';
 import { installJobs } from '../apps/server/src/engine/jobs.ts';
 import { processGeo } from '../apps/server/src/modules/collect/collect.routes.ts';
+import { purgeExpiredEvents } from '../apps/server/src/modules/persons/retention.ts';
 
 export const DOMAIN_ROOT = 'https://bench.example.com.br';
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -73,7 +79,16 @@ async function bare() {
     return reply.code(202).send({ accepted: n, rejected: [], onsite: [] });
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, geroId: 'G-BARE', geoMs: 0, stats: async () => stored, cleanup: async () => {} };
+  return {
+    app,
+    geroId: 'G-BARE',
+    geoMs: 0,
+    databaseUrl: undefined,
+    tmp: undefined,
+    stats: async () => stored,
+    progress: () => ({ stored, quarantined: 0, outages: { count: 0, away: false, lastSeconds: 0 } }),
+    cleanup: async () => {},
+  };
 }
 
 async function real(kind: 'pglite' | 'postgres') {
@@ -110,7 +125,7 @@ async function real(kind: 'pglite' | 'postgres') {
     DATA_DIR: path.join(tmp, 'data'),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     SECRET_KEY: 'b'.repeat(43),
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     ...(process.env.COLLECT_SPOOL ? { COLLECT_SPOOL: process.env.COLLECT_SPOOL } : {}),
     WEB_DIST: path.join(tmp, 'no-web'),
     TRACKER_DIST: trackerDist,
@@ -129,10 +144,17 @@ async function real(kind: 'pglite' | 'postgres') {
     app,
     geroId,
     geoMs,
+    databaseUrl,
+    tmp,
     stats: async () => {
       await app.ingestor.drain();
       return app.ingestor.stored();
     },
+    progress: () => ({
+      stored: app.ingestor.stored(),
+      quarantined: app.ingestor.quarantined(),
+      outages: app.ingestor.outages(),
+    }),
     cleanup: async () => {
       await dropDatabase();
       rmSync(tmp, { recursive: true, force: true });
@@ -285,6 +307,8 @@ async function main() {
       if (m?.type === 'cpu') {
         const cpu = process.cpuUsage();
         send({ type: 'cpu', cpuMs: (cpu.user + cpu.system) / 1000 });
+      } else if (m?.type === 'progress') {
+        send({ type: 'progress', ...target.progress() });
       } else if (m?.type === 'stats') {
         const t0 = performance.now();
         const stored = await target.stats();
@@ -292,10 +316,32 @@ async function main() {
         send({
           type: 'stats',
           stored,
+          quarantined: target.progress().quarantined,
           drainMs: performance.now() - t0,
           rssMb: process.memoryUsage().rss / 2 ** 20,
           cpuMs: (cpu.user + cpu.system) / 1000,
         });
+      } else if (m?.type === 'backlog') {
+        // bench/retention.ts: `events` page views two years old, past a retention of one month.
+        const { events = 0 } = m as { events?: number };
+        const t0 = performance.now();
+        await app.ctx.db.execute(sql`UPDATE domains SET retention_months = 1`);
+        const [domain] = await app.ctx.db.select({ uuid: domains.uuid }).from(domains).limit(1);
+        for (let done = 0; done < events; done += 100_000) {
+          await app.ctx.db.execute(sql`
+            INSERT INTO events (domain_uuid, kind, url, device, ts)
+            SELECT ${domain!.uuid}::uuid, 'pageview', ${DOMAIN_ROOT} || '/antigo/' || g, 'desktop',
+              now() - interval '2 years' + g * interval '1 second'
+            FROM generate_series(1, ${Math.min(100_000, events - done)}) AS g`);
+        }
+        await app.ctx.db.execute(sql`ANALYZE events`);
+        send({ type: 'backlog', ms: performance.now() - t0 });
+      } else if (m?.type === 'purge') {
+        // bench/retention.ts: the retention job's purge, in this process as under ROLE=all.
+        const { batchRows, pauseMs } = m as { batchRows?: number; pauseMs?: number };
+        const t0 = performance.now();
+        const result = await purgeExpiredEvents(app.ctx, { batchRows, pauseMs });
+        send({ type: 'purged', ...result, ms: performance.now() - t0 });
       } else if (m?.type === 'stop') {
         await app.close();
         await target.cleanup();
@@ -314,7 +360,15 @@ async function main() {
       .then(() => target.cleanup())
       .finally(() => process.exit(0));
   });
-  send({ type: 'ready', port, geroId: target.geroId, mode, geoMs: target.geoMs });
+  send({
+    type: 'ready',
+    port,
+    geroId: target.geroId,
+    mode,
+    geoMs: target.geoMs,
+    databaseUrl: target.databaseUrl,
+    tmp: target.tmp,
+  });
 }
 
 const entry = process.env.BENCH_CLUSTER_WORKER

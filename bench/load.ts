@@ -14,6 +14,10 @@ export interface LoadOptions {
   /** Events carried by each request, for the fallback when an answer has no `accepted`. */
   eventsPerRequest: number;
   durationMs: number;
+  /** Paced instead of closed loop: requests per second over all connections (each still waits for its answer). */
+  ratePerSecond?: number;
+  /** Called for every answer (timelines). */
+  onAnswer?: (status: number, accepted: number, latencyMs: number) => void;
 }
 
 export interface LoadResult {
@@ -47,6 +51,7 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
   let accepted = 0;
   const statuses: Record<string, number> = {};
   let next = 0;
+  let scheduled = 0;
   let stopping = false;
   const started = performance.now();
   const deadline = started + o.durationMs;
@@ -91,6 +96,22 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
           stopping = true;
           return end();
         }
+        if (o.ratePerSecond) {
+          // Each request has a slot on a common schedule; a connection whose slot is ahead waits for it.
+          const due = started + (scheduled++ * 1000) / o.ratePerSecond;
+          const wait = due - performance.now();
+          if (wait > 0.5) {
+            setTimeout(send, wait);
+            return;
+          }
+        }
+        send();
+      };
+      const send = () => {
+        if (stopping || performance.now() >= deadline) {
+          stopping = true;
+          return end();
+        }
         const req = o.requests[next++ % o.requests.length]!;
         sentAt = performance.now();
         socket.write(req);
@@ -114,12 +135,16 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
           const status = Number(head.slice(9, 12));
           const body = buf.toString('utf8', headEnd + 4, total);
           buf = buf.subarray(total);
-          record(performance.now() - sentAt);
+          const ms = performance.now() - sentAt;
+          record(ms);
           statuses[status] = (statuses[status] ?? 0) + 1;
+          let n = 0;
           if (status === 202) {
             const m = ACCEPTED_RE.exec(body);
-            accepted += m ? Number(m[1]) : o.eventsPerRequest;
+            n = m ? Number(m[1]) : o.eventsPerRequest;
+            accepted += n;
           } else non202++;
+          o.onAnswer?.(status, n, ms);
           fire();
         }
       });

@@ -32,6 +32,7 @@ import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { mediaFileRoutes, mediaRoutes } from './modules/media/media.routes.ts';
 import { momentumsRoutes } from './modules/momentums/momentums.routes.ts';
 import { personsRoutes } from './modules/persons/persons.routes.ts';
+import { createRetention } from './modules/persons/retention.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { tagRoutes } from './modules/tag/tag.routes.ts';
 
@@ -103,13 +104,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     dcm: createDcm({ db: database.db, clock, log: app.log }),
   };
   app.decorate('ctx', ctx);
+  const work = deps.engine?.work ?? config.role !== 'api';
+  const retention = createRetention(ctx, () => engine.jobs);
   const engine: Engine = createEngine(ctx, {
-    work: deps.engine?.work ?? config.role !== 'api',
+    work,
+    jobs: [retention.job],
     batchSize: deps.engine?.batchSize ?? config.engineBatchSize,
     concurrency: config.engineConcurrency,
     adapters: [
       createWebPushAdapter({
         subject: config.vapidSubject,
+        allowPrivate: config.allowPrivateFetch,
         encryptThreads: config.pushEncryptThreads,
         ...(deps.engine?.pushCa ? { ca: deps.engine.pushCa } : {}),
       }),
@@ -136,6 +141,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('ingestor', ingestor);
   app.addHook('onReady', async () => {
     await engine.start();
+    if (work) await retention.schedule();
     // What a crashed process accepted and never stored, in the background (drain waits for it).
     void ingestor.recover();
   });

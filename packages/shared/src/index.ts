@@ -12,4 +12,6 @@ export * from './filter/predicate.ts';
 export * from './media/media.schema.ts';
 export * from './messages.ts';
 export * from './momentums/blocks.schema.ts';
+export * from './momentums/css-selector.ts';
 export * from './momentums/momentum.schema.ts';
+export * from './persons/privacy.schema.ts';

@@ -169,4 +169,16 @@ export const msg = {
     keys: 'Chaves carregadas.',
     listed: 'Visitantes carregados.',
   },
+  // Visitors' rights (LGPD art. 18): export, erasure and retention.
+  privacy: {
+    oneKey: 'Informe exatamente um dado para localizar o visitante: ID do visitante, e-mail ou telefone.',
+    vidInvalid: 'Informe um ID de visitante válido (até 200 caracteres).',
+    emailInvalid: 'Informe um e-mail válido.',
+    phoneInvalid: 'Informe um telefone válido, com DDD (10 a 13 dígitos).',
+    notFound: 'Nenhum visitante encontrado com esses dados neste domínio.',
+    found: 'Visitante encontrado.',
+    exported: 'Dados do visitante exportados.',
+    erased: 'Dados do visitante apagados definitivamente.',
+    retentionInvalid: 'Informe a retenção em meses, de 1 a 120.',
+  },
 } as const;

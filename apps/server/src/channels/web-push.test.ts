@@ -60,7 +60,7 @@ describe.skipIf(inject('dbKind') === 'postgres')('web push adapter against a loc
 
   beforeAll(async () => {
     service = await startPushService();
-    adapter = createWebPushAdapter({ subject: 'mailto:push@impeto.test', ca: pushServiceCert });
+    adapter = createWebPushAdapter({ subject: 'mailto:push@impeto.test', allowPrivate: true, ca: pushServiceCert });
   });
   afterAll(async () => {
     await adapter?.close?.();
@@ -122,7 +122,7 @@ describe.skipIf(inject('dbKind') === 'postgres')('web push adapter against a loc
   });
 
   it('signs the VAPID header once per push service across many sends', async () => {
-    const own = createWebPushAdapter({ subject: 'mailto:push@impeto.test', ca: pushServiceCert });
+    const own = createWebPushAdapter({ subject: 'mailto:push@impeto.test', allowPrivate: true, ca: pushServiceCert });
     const other = await startPushService();
     try {
       const before = service.received.length;
@@ -146,7 +146,12 @@ describe.skipIf(inject('dbKind') === 'postgres')('web push adapter against a loc
 
   it('signs again when the cached header has less than an hour left', async () => {
     let now = Date.now();
-    const own = createWebPushAdapter({ subject: 'mailto:push@impeto.test', ca: pushServiceCert, wallClock: () => now });
+    const own = createWebPushAdapter({
+      subject: 'mailto:push@impeto.test',
+      allowPrivate: true,
+      ca: pushServiceCert,
+      wallClock: () => now,
+    });
     try {
       const before = service.received.length;
       const send = () => own.send(delivery(service.newSubscription().subscription));
@@ -211,7 +216,7 @@ describe.skipIf(inject('dbKind') === 'postgres')('web push adapter against a loc
   it('a push service that does not answer in time is transient', async () => {
     const silent = net.createServer((socket) => socket.resume());
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const own = createWebPushAdapter({ subject: 'mailto:push@impeto.test', timeoutMs: 200 });
+    const own = createWebPushAdapter({ subject: 'mailto:push@impeto.test', allowPrivate: true, timeoutMs: 200 });
     try {
       const { subscription } = service.newSubscription();
       const endpoint = `https://127.0.0.1:${(silent.address() as AddressInfo).port}/push/x`;
@@ -224,7 +229,7 @@ describe.skipIf(inject('dbKind') === 'postgres')('web push adapter against a loc
   });
 
   it.skipIf(trustsTestCertificate())('does not trust the test certificate unless told to', async () => {
-    const own = createWebPushAdapter({ subject: 'mailto:push@impeto.test' });
+    const own = createWebPushAdapter({ subject: 'mailto:push@impeto.test', allowPrivate: true });
     try {
       const result = await own.send(delivery(service.newSubscription().subscription));
       expect(result).toMatchObject({ ok: false, transient: true });

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import tls from 'node:tls';
 import webpush from 'web-push';
+import { createSafeAgents, isPrivateAddressError } from '../lib/safe-agent.ts';
 import type { ChannelAdapter, ChannelDelivery, SendResult } from './channel.ts';
 import { createEncryptPool } from './encrypt-pool.ts';
 
@@ -25,6 +27,14 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export interface WebPushAdapterOptions {
   /** VAPID `sub`: mailto: or https: (VAPID_SUBJECT). */
   subject: string;
+  /**
+   * ALLOW_PRIVATE_FETCH. Off (production), an endpoint whose host is or resolves to a loopback, private or
+   * link-local address is never connected to (lib/safe-agent.ts): a visitor cannot make the engine post inside
+   * our network with a forged subscription.
+   */
+  allowPrivate: boolean;
+  /** Resolver for the endpoints' host names (tests); default node:dns. */
+  resolve?: LookupFunction;
   /** Extra trusted CA (PEM), added to Node's roots and NODE_EXTRA_CA_CERTS. */
   ca?: string | Buffer;
   maxSockets?: number;
@@ -122,8 +132,13 @@ export function createWebPushAdapter(options: WebPushAdapterOptions): ChannelAda
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 128 };
   // One secure context built up front: a bare `ca` option would parse every root certificate on each connection.
   const secureContext = options.ca ? tls.createSecureContext({ ca: trustedCas(options.ca) }) : undefined;
-  const httpsAgent = new https.Agent({ ...agentOptions, ...(secureContext ? { secureContext } : {}) });
-  const httpAgent = new http.Agent(agentOptions);
+  // Addresses checked at connect time, after DNS; redirects are never followed (a push service answers 201).
+  const { https: httpsAgent, http: httpAgent } = createSafeAgents({
+    ...agentOptions,
+    ...(secureContext ? { secureContext } : {}),
+    allowPrivate: options.allowPrivate,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  });
   const vapidHeaders = new Map<string, { authorization: string; expiresAt: number }>();
   const pool = createEncryptPool(options.encryptThreads);
 
@@ -179,11 +194,16 @@ export function createWebPushAdapter(options: WebPushAdapterOptions): ChannelAda
       req.end(body);
     });
 
-  const networkFailure = (err: NodeJS.ErrnoException): SendResult => ({
-    ok: false,
-    transient: true,
-    reason: `Falha de rede ao enviar o push (${err.code ?? err.message}).`,
-  });
+  const networkFailure = (err: NodeJS.ErrnoException): SendResult =>
+    isPrivateAddressError(err)
+      ? fail(
+          `O endereço da inscrição de push aponta para uma rede interna (${err.host}); por segurança, o envio foi recusado.`,
+        )
+      : {
+          ok: false,
+          transient: true,
+          reason: `Falha de rede ao enviar o push (${err.code ?? err.message}).`,
+        };
 
   const answer = (status: number, headers: http.IncomingHttpHeaders): SendResult => {
     if (status >= 200 && status < 300) return { ok: true };
@@ -219,7 +239,8 @@ export function createWebPushAdapter(options: WebPushAdapterOptions): ChannelAda
       } catch {
         return fail('Endereço da inscrição de push inválido.');
       }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('Endereço da inscrição de push inválido.');
+      if (url.protocol !== 'https:' && (url.protocol !== 'http:' || !options.allowPrivate))
+        return fail('Endereço da inscrição de push inválido.');
 
       const plain = Buffer.from(JSON.stringify(buildPushPayload(delivery)), 'utf8');
       if (plain.length > MAX_PAYLOAD_BYTES)

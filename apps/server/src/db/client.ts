@@ -50,6 +50,11 @@ export function fromPglite(pglite: PGlite): Database {
 
 export function fromPostgres(connectionString: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString, max });
+  // A connection dropped by the server (a restart, a failover) must not end the process: idle, the pool removes it
+  // (its 'error' event); checked out between two statements of a transaction (no listener of the pool's then), the
+  // next statement fails and the client, no longer queryable, is removed when released. A new one opens on demand.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     kind: 'postgres',
@@ -96,4 +101,42 @@ export async function openDatabase(config: { databaseUrl?: string; dataDir: stri
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+/** Connection lost, insufficient resources, shutting down or starting up, serialization failure, deadlock, lock busy. */
+const TRANSIENT_SQLSTATE = /^(?:08...|53...|57P0[123]|40001|40P01|55P03)$/;
+
+/** The driver's own error under drizzle's wrapper (whose message carries the query and all its parameters). */
+const driverError = (err: unknown) => {
+  let e = err as { code?: unknown; cause?: unknown } | undefined;
+  while (e && typeof e === 'object' && typeof e.code !== 'string' && e.cause) e = e.cause as typeof e;
+  return e as ({ code?: string; message?: string } & Error) | undefined;
+};
+
+/** An error that says the database is away or briefly in the way, not that it refuses the data: try again later. */
+export function isTransientDbError(err: unknown) {
+  const code = driverError(err)?.code;
+  return typeof code === 'string' && (NETWORK_CODES.has(code) || TRANSIENT_SQLSTATE.test(code));
+}
+
+/**
+ * What to log of a database error: its code and the driver's short message, never the query's parameters (nor the
+ * driver's `detail`, which quotes row values).
+ */
+export function dbErrorReason(err: unknown): { code?: string; message: string } {
+  const e = driverError(err);
+  const code = typeof e?.code === 'string' ? e.code : undefined;
+  const message = !e ? String(err) : 'params' in e ? 'consulta recusada' : String(e.message);
+  return { ...(code ? { code } : {}), message: message.slice(0, 500) };
 }

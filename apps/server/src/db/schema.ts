@@ -102,6 +102,8 @@ export const domains = pgTable(
     vapidPrivate: text('vapid_private').notNull(),
     /** A page view whose URL contains this text is a cart access (analytics); empty = none. */
     cartUrl: text('cart_url').notNull().default(''),
+    /** Events older than this many months are purged by the daily retention job (LGPD: keep only what is needed). */
+    retentionMonths: smallint('retention_months').notNull().default(13),
     createdAt: ts('created_at').notNull().defaultNow(),
     removedAt: ts('removed_at'),
   },
@@ -311,9 +313,8 @@ export const deliveries = pgTable(
     momentumUuid: uuid('momentum_uuid')
       .notNull()
       .references(() => momentums.uuid, { onDelete: 'cascade' }),
-    personUuid: uuid('person_uuid')
-      .notNull()
-      .references(() => persons.uuid, { onDelete: 'cascade' }),
+    /** Null once the person was erased (LGPD): the delivery stays counted in its momentum's figures, unlinked. */
+    personUuid: uuid('person_uuid').references(() => persons.uuid, { onDelete: 'set null' }),
     channelType: text('channel_type').notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('queued'),
@@ -423,3 +424,20 @@ export const dcmStats = pgTable('dcm_stats', {
   missingPage: text('missing_page'),
   missingAt: ts('missing_at'),
 });
+
+/**
+ * Erased visitors, for a while: requests the collector accepted before the erasure and stores after it (still in a
+ * spool or in another process's memory) are dropped instead of bringing the person back. Only a hash of the visitor
+ * id is kept, and the retention job deletes the rows after ERASURE_MEMORY_DAYS.
+ */
+export const personErasures = pgTable(
+  'person_erasures',
+  {
+    domainUuid: uuid('domain_uuid')
+      .notNull()
+      .references(() => domains.uuid, { onDelete: 'cascade' }),
+    visitorHash: text('visitor_hash').notNull(),
+    erasedAt: ts('erased_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.domainUuid, t.visitorHash] })],
+);

@@ -6,7 +6,7 @@ import type { ChannelAdapter, ChannelDelivery, SendResult } from '../channels/ch
 import type { AppContext, EngineHooks } from '../lib/context.ts';
 import { createSecretBox } from '../lib/secret-box.ts';
 import * as q from './deliveries.queries.ts';
-import { createJobRunner, defineJob, type JobRunner } from './jobs.ts';
+import { createJobRunner, defineJob, type JobDefinition, type JobRunner } from './jobs.ts';
 import { type CompiledMomentum, compileMomentum, type StoredEvent } from './matcher.ts';
 import { nextRecurrence, nextWorktimeOpening } from './schedule.ts';
 
@@ -41,6 +41,8 @@ export interface EngineOptions {
   /** Deliveries claimed per pass, and sends in flight. */
   batchSize?: number;
   concurrency?: number;
+  /** Jobs of other modules run by the same pg-boss (the retention purge). */
+  jobs?: JobDefinition[];
 }
 
 export interface Engine extends EngineHooks {
@@ -205,7 +207,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
     },
   });
 
-  const jobs = createJobRunner(ctx, [activateJob, finishJob, fanoutJob, recurrenceJob]);
+  const jobs = createJobRunner(ctx, [activateJob, finishJob, fanoutJob, recurrenceJob, ...(options.jobs ?? [])]);
 
   const scheduleNextRecurrence = async (m: q.DispatchMomentum, compiled: CompiledMomentum, after: Date) => {
     const next = nextRecurrence(after, compiled.recurrence!, m.time_zone, m.activated_at ?? after);
@@ -517,17 +519,59 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
     }
   };
 
+  /**
+   * LISTEN on its own connection. A lost connection (a database restart) is opened again with a backoff; what was
+   * notified meanwhile is unknown, so every matcher is rebuilt and the send loop woken once it is back.
+   */
+  let listening = false;
   const listen = async () => {
     if (ctx.database.kind !== 'postgres' || !ctx.database.url) return;
-    listener = new pg.Client({ connectionString: ctx.database.url });
-    listener.on('error', (err) => log.warn({ err }, 'LISTEN do motor caiu'));
-    listener.on('notification', (n) => {
+    listening = true;
+    await openListener(ctx.database.url);
+  };
+  const openListener = async (url: string) => {
+    const client = new pg.Client({ connectionString: url });
+    // Until connected, connect() reports the failure; afterwards a lost connection is reopened.
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      await client.query('LISTEN impeto_momentums');
+      await client.query('LISTEN impeto_deliveries');
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
+    if (!listening) {
+      await client.end().catch(() => {});
+      return;
+    }
+    client.on('notification', (n) => {
       if (n.channel === 'impeto_momentums' && n.payload) invalidate(n.payload);
       else if (n.channel === 'impeto_deliveries') requestWake();
     });
-    await listener.connect();
-    await listener.query('LISTEN impeto_momentums');
-    await listener.query('LISTEN impeto_deliveries');
+    let lost = false;
+    const reopen = (err?: Error) => {
+      if (lost) return;
+      lost = true;
+      void client.end().catch(() => {});
+      if (!listening) return;
+      log.warn({ err }, 'LISTEN do motor caiu; reconectando');
+      const retry = (delay: number) =>
+        setTimeout(() => {
+          if (!listening) return;
+          openListener(url).then(
+            () => {
+              matchers.clear();
+              requestWake();
+            },
+            () => retry(Math.min(delay * 2, 5000)),
+          );
+        }, delay).unref();
+      retry(250);
+    };
+    client.on('error', reopen);
+    client.on('end', () => reopen());
+    listener = client;
   };
 
   return {
@@ -562,6 +606,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
       if (sweeper) clearInterval(sweeper);
       await loop;
       await jobs.stop();
+      listening = false;
       await listener?.end().catch(() => {});
       for (const a of adapters.values()) await a.close?.();
     },

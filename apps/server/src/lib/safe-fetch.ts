@@ -1,41 +1,8 @@
-import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { createSafeAgents, isPrivateAddressError } from './safe-agent.ts';
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv6');
-
-/** Private, loopback, link-local and other non-public addresses (IPv4-mapped IPv6 included). */
-export function isPrivateAddress(address: string) {
-  const mapped = address.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i)?.[1];
-  if (mapped) return blocked.check(mapped, 'ipv4');
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) return blocked.check(address, 'ipv6');
-  return true;
-}
+export { isPrivateAddress } from './safe-agent.ts';
 
 export class SafeFetchError extends Error {
   constructor(
@@ -75,22 +42,8 @@ export async function safeFetchText(
   throw new SafeFetchError('redirects', 'redirecionamentos demais');
 }
 
-const checkedLookup =
-  (allowPrivate: boolean): LookupFunction =>
-  (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      const list = addresses as { address: string; family: number }[];
-      if (!allowPrivate && list.some((a) => isPrivateAddress(a.address))) {
-        return callback(new SafeFetchError('private', `endereço privado recusado: ${hostname}`), '', 0);
-      }
-      if ((options as { all?: boolean }).all)
-        return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-      const first = list[0];
-      if (!first) return callback(new SafeFetchError('dns', `sem endereço: ${hostname}`), '', 0);
-      callback(null, first.address, first.family);
-    });
-  };
+/** One agent pair per setting; no keep-alive: a verification fetches two files, rarely from the same site again. */
+const agents = { public: createSafeAgents({ allowPrivate: false }), any: createSafeAgents({ allowPrivate: true }) };
 
 function getOnce(
   target: string,
@@ -106,17 +59,14 @@ function getOnce(
     if (url.protocol !== 'https:' && url.protocol !== 'http:')
       return reject(new SafeFetchError('protocol', 'só http(s)'));
     if (url.username || url.password) return reject(new SafeFetchError('protocol', 'credenciais na URL'));
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) && !o.allowPrivate && isPrivateAddress(host)) {
-      return reject(new SafeFetchError('private', `endereço privado recusado: ${host}`));
-    }
     const remaining = o.deadline - Date.now();
     if (remaining <= 0) return reject(new SafeFetchError('timeout', 'tempo esgotado'));
-    const client = url.protocol === 'https:' ? https : http;
-    const req = client.get(
+    const isHttps = url.protocol === 'https:';
+    const pair = o.allowPrivate ? agents.any : agents.public;
+    const req = (isHttps ? https : http).get(
       url,
       {
-        lookup: checkedLookup(o.allowPrivate),
+        agent: isHttps ? pair.https : pair.http,
         headers: { 'user-agent': 'ImpetoScriptChecker/1.0 (+verificação de instalação)', accept: 'text/html,*/*' },
         timeout: remaining,
       },
@@ -140,6 +90,14 @@ function getOnce(
     const timer = setTimeout(() => req.destroy(new SafeFetchError('timeout', 'tempo esgotado')), remaining);
     req.on('close', () => clearTimeout(timer));
     req.on('timeout', () => req.destroy(new SafeFetchError('timeout', 'tempo esgotado')));
-    req.on('error', (err) => reject(err instanceof SafeFetchError ? err : new SafeFetchError('network', err.message)));
+    req.on('error', (err) =>
+      reject(
+        err instanceof SafeFetchError
+          ? err
+          : isPrivateAddressError(err)
+            ? new SafeFetchError('private', err.message)
+            : new SafeFetchError('network', err.message),
+      ),
+    );
   });
 }

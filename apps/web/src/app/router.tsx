@@ -13,6 +13,7 @@ const RecoverySuccessPage = lazy(() => import('../features/auth/pages/recovery-s
 const ResetPasswordPage = lazy(() => import('../features/auth/pages/reset-password-page.tsx'));
 const AnalyticsPage = lazy(() => import('../features/analytics/pages/analytics-page.tsx'));
 const DomainsPage = lazy(() => import('../features/domains/pages/domains-page.tsx'));
+const PrivacyPage = lazy(() => import('../features/persons/pages/privacy-page.tsx'));
 const ChannelsPage = lazy(() => import('../features/channels/pages/channels-page.tsx'));
 const MediaPage = lazy(() => import('../features/media/pages/media-page.tsx'));
 const SettingsPage = lazy(() => import('../features/settings/pages/settings-page.tsx'));
@@ -71,6 +72,7 @@ export const routes: RouteObject[] = [
             children: [
               { path: '/', element: <AnalyticsPage /> },
               { path: '/domains', element: <DomainsPage /> },
+              { path: '/domains/:uuid/privacy', element: <PrivacyPage /> },
               { path: '/channels', element: <ChannelsPage /> },
               { path: '/media', element: <MediaPage /> },
               { path: '/settings', element: <SettingsPage /> },

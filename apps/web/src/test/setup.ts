@@ -36,6 +36,10 @@ if (typeof window !== 'undefined') {
     });
   }
   window.scrollTo = () => {};
+  // CodeMirror measures text through ranges, which jsdom cannot lay out.
+  Range.prototype.getClientRects ??= () =>
+    ({ length: 0, item: () => null, [Symbol.iterator]: [][Symbol.iterator] }) as unknown as DOMRectList;
+  Range.prototype.getBoundingClientRect ??= () => new DOMRect();
 }
 
 afterEach(() => {

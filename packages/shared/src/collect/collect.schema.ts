@@ -15,6 +15,9 @@ export const collectMessages = {
   privateEndpoint: 'O endpoint da inscrição push precisa ser https e público.',
   accepted: 'Lote recebido.',
   busy: 'O coletor está sobrecarregado. Tente novamente em instantes.',
+  invalidVisitor: 'Identificador de visitante (vid) inválido: tem caracteres que não podem ser gravados (como o nulo).',
+  unstorableCategory: 'Categoria do evento inválida: tem caracteres que não podem ser gravados (como o nulo).',
+  unstorableIdentifier: 'Evento inválido: identificador ou inscrição push com caracteres que não podem ser gravados.',
 } as const;
 
 const text = (max: number = COLLECT_LIMITS.text) => z.string().max(max);

@@ -16,6 +16,8 @@ export interface DomainItem {
   cn_sw_version: string;
   status: DomainStatus;
   active: boolean;
+  /** Events older than this many months are deleted by the daily retention job (default 13). */
+  retention_months?: number;
 }
 
 /** Allowed = Active and script validated (spec doc 1 §4). */
@@ -62,6 +64,13 @@ export const siteUrlSchema = (allowPrivate: boolean) =>
       return url;
     });
 
+export const DEFAULT_RETENTION_MONTHS = 13;
+export const retentionMonthsSchema = z
+  .number({ error: msg.privacy.retentionInvalid })
+  .int(msg.privacy.retentionInvalid)
+  .min(1, msg.privacy.retentionInvalid)
+  .max(120, msg.privacy.retentionInvalid);
+
 const domainName = z
   .string({ error: msg.domain.nameRequired })
   .trim()
@@ -84,7 +93,14 @@ export const updateDomainSchema = (allowPrivate: boolean) =>
     domain: z.union(
       [
         z.object({ uuid: z.uuid().optional(), status: z.literal('Active') }).strict(),
-        z.object({ uuid: z.uuid().optional(), name: domainName, address: siteUrlSchema(allowPrivate) }).strict(),
+        z
+          .object({
+            uuid: z.uuid().optional(),
+            name: domainName,
+            address: siteUrlSchema(allowPrivate),
+            retention_months: retentionMonthsSchema.optional(),
+          })
+          .strict(),
       ],
       { error: msg.common.invalidInput },
     ),

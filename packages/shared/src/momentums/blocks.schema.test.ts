@@ -43,6 +43,12 @@ const push = {
   redirect_uri: 'https://loja.com.br/carrinho',
 };
 const dispatcher = (values: object) => ({ type: 'dispatcher', values: [values] });
+const dcm = {
+  filter: 'CELL_DCM',
+  htmlElement: '#vitrine > .produto:first-child',
+  tagBehavior: 'beforeend',
+  customHtml: '<p class="oferta">Frete grátis hoje</p>',
+};
 
 describe('intervals', () => {
   it('parse number + unit parts into seconds', () => {
@@ -368,6 +374,59 @@ describe('triggerBlockSchema', () => {
 });
 
 describe('dispatcherBlockSchema', () => {
+  it("accepts a GCD item: numbers as text or number, empty counts left out, other kinds' fields dropped", () => {
+    const parsed = dispatcherBlockSchema.parse(
+      dispatcher({
+        ...dcm,
+        containHtmlElement: ' .carrinho ',
+        containText: 'Finalizar compra',
+        customCss: '.oferta{color:red}',
+        customJs: 'console.log(1)',
+        timeout: '30',
+        recurrence: '',
+        title: 'ignorado',
+        template: 'alert',
+      }),
+    ).values[0];
+    expect(parsed).toEqual({
+      filter: 'CELL_DCM',
+      dispatcher_type: 'custom',
+      htmlElement: '#vitrine > .produto:first-child',
+      tagBehavior: 'beforeend',
+      containHtmlElement: '.carrinho',
+      containText: 'Finalizar compra',
+      customHtml: dcm.customHtml,
+      customCss: '.oferta{color:red}',
+      customJs: 'console.log(1)',
+      timeout: 30,
+      intervalRecurrency: [],
+    });
+    const template = dispatcherBlockSchema.parse(
+      dispatcher({
+        ...dcm,
+        dispatcher_type: 'template',
+        template: 'alert',
+        title: 'Oferta',
+        message: 'Frete grátis acima de R$ 99',
+        redirect_uri: 'https://loja.com.br/ofertas',
+        recurrence: 2,
+        timeout: 0,
+      }),
+    ).values[0];
+    expect(template).toMatchObject({
+      template: 'alert',
+      message: 'Frete grátis acima de R$ 99',
+      recurrence: 2,
+      timeout: 0,
+    });
+    expect(template).not.toHaveProperty('customHtml');
+    const optin = dispatcherBlockSchema.parse(dispatcher({ ...dcm, dispatcher_type: 'optin', optin: 'topbox' }));
+    expect(optin.values[0]).toMatchObject({ dispatcher_type: 'optin', optin: 'topbox' });
+    expect(
+      dispatcherBlockSchema.parse(dispatcher({ ...dcm, customHtml: 'a'.repeat(100 * 1024) })).values[0],
+    ).toBeTruthy();
+  });
+
   it('accepts a push notification (icon as icon_uri) and a loose webview', () => {
     const { icon_uri, ...rest } = push;
     const parsed = dispatcherBlockSchema.parse(
@@ -412,8 +471,33 @@ describe('dispatcherBlockSchema', () => {
       dispatcher({ filter: 'SUPERARE_WEBVIEW', webview_type: 'topbar', webview_props: { a: 1 } }),
       m.webviewPropsInvalid,
     ],
-    ['dcm bad behaviour', dispatcher({ filter: 'CELL_DCM', tagBehavior: 'after' }), m.dcmBehaviorInvalid],
-    ['dcm bad timeout', dispatcher({ filter: 'CELL_DCM', timeout: '-5' }), m.dcmNumberInvalid],
+    ['dcm bad behaviour', dispatcher({ ...dcm, tagBehavior: 'after' }), m.dcmBehaviorInvalid],
+    ['dcm without behaviour', dispatcher({ ...dcm, tagBehavior: undefined }), m.dcmBehaviorInvalid],
+    ['dcm bad timeout', dispatcher({ ...dcm, timeout: '-5' }), m.dcmNumberInvalid],
+    ['dcm fractional timeout', dispatcher({ ...dcm, timeout: '1.5' }), m.dcmNumberInvalid],
+    ['dcm text recurrence', dispatcher({ ...dcm, recurrence: 'duas' }), m.dcmNumberInvalid],
+    ['dcm negative recurrence', dispatcher({ ...dcm, recurrence: -1 }), m.dcmNumberInvalid],
+    ['dcm without selector', dispatcher({ ...dcm, htmlElement: ' ' }), m.dcmSelectorRequired],
+    ['dcm selector querySelector refuses', dispatcher({ ...dcm, htmlElement: '#123 >' }), m.dcmSelectorInvalid],
+    ['dcm unknown pseudo-class', dispatcher({ ...dcm, htmlElement: 'div:contains(x)' }), m.dcmSelectorInvalid],
+    ['dcm bad condition selector', dispatcher({ ...dcm, containHtmlElement: '.1x' }), m.dcmContainSelectorInvalid],
+    ['dcm without content', dispatcher({ ...dcm, customHtml: '  ' }), m.dcmContentRequired],
+    ['dcm HTML over 100 KB', dispatcher({ ...dcm, customHtml: 'a'.repeat(100 * 1024 + 1) }), m.dcmHtmlTooLarge],
+    ['dcm CSS over 50 KB', dispatcher({ ...dcm, customCss: 'é'.repeat(25 * 1024 + 1) }), m.dcmCssTooLarge],
+    ['dcm JS over 50 KB', dispatcher({ ...dcm, customJs: ';'.repeat(50 * 1024 + 1) }), m.dcmJsTooLarge],
+    ['dcm unknown kind', dispatcher({ ...dcm, dispatcher_type: 'popup' }), m.dcmDispatcherInvalid],
+    ['dcm template without kind', dispatcher({ ...dcm, dispatcher_type: 'template' }), m.dcmTemplateRequired],
+    [
+      'dcm alert without message',
+      dispatcher({ ...dcm, dispatcher_type: 'template', template: 'alert' }),
+      m.dcmMessageRequired,
+    ],
+    [
+      'dcm image template without image',
+      dispatcher({ ...dcm, dispatcher_type: 'template', template: 'image' }),
+      m.dcmImageRequired,
+    ],
+    ['dcm icon opt-in', dispatcher({ ...dcm, dispatcher_type: 'optin', optin: 'icon' }), m.dcmOptinRequired],
   ];
   for (const [name, input, message] of cases)
     it(`refuses ${name}`, () => {

@@ -46,7 +46,13 @@ export const momentumMessages = {
   blocksRequired: (type: MomentumType) =>
     type === 'campaign'
       ? 'Uma campanha precisa de filtro e canal para ser salva fora do rascunho.'
-      : 'Um momentum precisa de filtro, gatilho e canal para ser salvo fora do rascunho.',
+      : type === 'dcm'
+        ? 'Um conteúdo do GCD precisa de gatilho e de tags customizadas para ser salvo fora do rascunho.'
+        : 'Um momentum precisa de filtro, gatilho e canal para ser salvo fora do rascunho.',
+  /** GCD rules run in the visitor's page: a page view or event trigger with its comparison and values (spec doc 2 §5). */
+  dcmTriggerIncomplete:
+    'O gatilho do GCD precisa de uma visualização de página ou evento, com a comparação e ao menos um valor.',
+  dcmDispatcherRequired: 'Um conteúdo do GCD usa o canal de conteúdo dinâmico (CELL_DCM).',
   scheduleRequired: 'Informe a data de agendamento.',
   schedulePast: 'A data de agendamento não pode estar no passado.',
   finishPast: 'A data de finalização não pode estar no passado.',

@@ -8,14 +8,16 @@ import {
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { dbErrorReason } from '../../db/client.ts';
 import { domains } from '../../db/schema.ts';
 import type { Engine } from '../../engine/engine.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { createGeo, type Geo, geoFromHeaders } from '../../lib/geo.ts';
-import { isPrivateAddress } from '../../lib/safe-fetch.ts';
+import { isPrivateAddress } from '../../lib/safe-agent.ts';
 import { type DeviceInfo, isBotAgent, parseUserAgent } from '../../lib/user-agent.ts';
 import { type Ingestor, requestAttributes } from './ingest.ts';
+import { isStorable, mayHoldUnstorable, storableEvent, storableText } from './storable-text.ts';
 
 let sharedGeo: Geo | undefined;
 /** One geo database per process, loaded in the background on first use. */
@@ -48,17 +50,27 @@ export function isOriginAllowed(origin: string | undefined, root: URL) {
   return o.hostname.endsWith(`.${root.hostname}`) && (root.port === '' || o.port === root.port);
 }
 
-/** Push endpoints must be https on a public host, so the engine never posts to our own network (SSRF). */
+/** Names that never belong to a public push service: one label, or a suffix reserved for local networks. */
+const LOCAL_NAME = /^[^.]+$|\.(?:localhost|local|internal|intranet|lan|home\.arpa)$/;
+
+/**
+ * Push endpoints must be https on a public host, so the engine never posts to our own network (SSRF). This is the
+ * cheap check by the text at opt-in; the engine checks every DNS answer when it connects (lib/safe-agent.ts).
+ */
 export function isPublicPushEndpoint(endpoint: string, allowPrivate: boolean) {
   if (allowPrivate) return true;
   const url = new URL(endpoint);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (url.protocol !== 'https:' || host === 'localhost' || host.endsWith('.localhost')) return false;
-  return !/^[\d.]+$|:/.test(host) || !isPrivateAddress(host);
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
+  if (url.protocol !== 'https:') return false;
+  return /^[\d.]+$|:/.test(host) ? !isPrivateAddress(host) : !LOCAL_NAME.test(host);
 }
 
-const pendingQuery = z.object({ id: z.string().min(1).max(64), vid: z.string().min(1).max(64) });
-const profileQuery = pendingQuery.extend({ l: z.string().max(35).optional() });
+const identifier = z.string().min(1).max(64).refine(isStorable);
+const pendingQuery = z.object({ id: identifier, vid: identifier });
+const profileQuery = pendingQuery.extend({ l: z.string().max(35).refine(isStorable).optional() });
 
 export function collectRoutes(
   ctx: AppContext,
@@ -87,21 +99,36 @@ export function collectRoutes(
     }
     return device;
   };
+  const busy = () => new AppError('COLLECTOR_BUSY', 503, collectMessages.busy);
   const cache = new Map<string, { at: number; target: DomainTarget | null }>();
-  const findTarget = async (geroId: string) => {
+  const findTarget = async (geroId: string, reply: FastifyReply) => {
     const hit = cache.get(geroId);
     const now = Date.now();
     if (hit && now - hit.at < CACHE_MS) return hit.target;
-    const [row] = await ctx.db
-      .select({
-        uuid: domains.uuid,
-        root: domains.domainRoot,
-        status: domains.status,
-        geroValidate: domains.geroValidate,
-      })
-      .from(domains)
-      .where(and(eq(domains.geroId, geroId), isNull(domains.removedAt)))
-      .limit(1);
+    let row: { uuid: string; root: string; status: string; geroValidate: boolean } | undefined;
+    try {
+      [row] = await ctx.db
+        .select({
+          uuid: domains.uuid,
+          root: domains.domainRoot,
+          status: domains.status,
+          geroValidate: domains.geroValidate,
+        })
+        .from(domains)
+        .where(and(eq(domains.geroId, geroId), isNull(domains.removedAt)))
+        .limit(1);
+    } catch (err) {
+      // The database is away (a restart, a failover): keep collecting for the domains already known, into the spool;
+      // an unknown one is asked to come back. The known answer is kept for another while, so requests do not queue on
+      // a database that is not there.
+      if (hit) {
+        cache.set(geroId, { at: now, target: hit.target });
+        return hit.target;
+      }
+      ctx.log.warn({ reason: dbErrorReason(err) }, 'coletor: banco indisponível ao buscar o domínio');
+      reply.header('retry-after', '2');
+      throw busy();
+    }
     const target = row
       ? { uuid: row.uuid, root: new URL(row.root), active: row.status === 'Active', geroValidate: row.geroValidate }
       : null;
@@ -124,9 +151,11 @@ export function collectRoutes(
     app.addContentTypeParser(
       'text/plain',
       { parseAs: 'string', bodyLimit: COLLECT_LIMITS.bodyBytes },
-      (_req, body, done) => {
+      (req, body, done) => {
         try {
-          done(null, JSON.parse(body as string));
+          const parsed = JSON.parse(body as string);
+          if (!mayHoldUnstorable(body as string)) storableBodies.add(req);
+          done(null, parsed);
         } catch {
           done(new AppError('INVALID_JSON', 400, collectMessages.invalidJson), undefined);
         }
@@ -146,7 +175,16 @@ export function collectRoutes(
         const batch = parsed.data;
         if (batch.e.length > COLLECT_LIMITS.events)
           throw new AppError('TOO_MANY_EVENTS', 413, collectMessages.tooManyEvents);
-        const target = await findTarget(batch.id);
+        // Strings PostgreSQL cannot store (NUL, unpaired surrogates) are refused or cleaned here, never left to sink
+        // a batch of other requests in the database (storable-text.ts).
+        const careful = !storableBodies.has(request);
+        if (careful) {
+          if (!isStorable(batch.id)) throw new AppError('INVALID_BATCH', 400, collectMessages.invalidBatch);
+          if (batch.vid !== undefined && !isStorable(batch.vid))
+            throw new AppError('INVALID_VISITOR', 400, collectMessages.invalidVisitor);
+          if (batch.l !== undefined) batch.l = storableText(batch.l);
+        }
+        const target = await findTarget(batch.id, reply);
         if (!target) throw new AppError('UNKNOWN_GERO_ID', 404, collectMessages.unknownId);
         if (!target.active) throw new AppError('DOMAIN_DISABLED', 403, collectMessages.disabled);
         if (!isOriginAllowed(request.headers.origin, target.root)) {
@@ -159,6 +197,18 @@ export function collectRoutes(
         const rejected: { index: number; message: string }[] = [];
         batch.e.forEach((raw, index) => {
           const event = collectEventSchema.safeParse(raw);
+          if (event.success && careful) {
+            const storable = storableEvent(event.data);
+            if ('refused' in storable) {
+              const message =
+                storable.refused === 'category'
+                  ? collectMessages.unstorableCategory
+                  : collectMessages.unstorableIdentifier;
+              rejected.push({ index, message });
+              return;
+            }
+            event.data = storable.event;
+          }
           if (!event.success) {
             rejected.push({ index, message: event.error.issues[0]?.message ?? collectMessages.invalidEvent });
           } else if (
@@ -190,16 +240,17 @@ export function collectRoutes(
           });
           if (!queued) {
             reply.header('retry-after', '2');
-            throw new AppError('COLLECTOR_BUSY', 503, collectMessages.busy);
+            throw busy();
           }
           await ingestor.durable();
         }
         // On-site messages ride on the answer when this process knows some may wait (the tag also polls);
         // never on a sendBeacon (no-cors), whose answer the page cannot read.
         const readable = request.headers['sec-fetch-mode'] !== 'no-cors';
+        // The events are accepted: a database away now only means the messages wait for the tag's next poll.
         const onsite =
           engine && batch.vid && readable && engine.mayHaveOnsite(target.uuid, batch.vid)
-            ? await engine.takeOnsite(target.uuid, batch.vid)
+            ? await engine.takeOnsite(target.uuid, batch.vid).catch(() => [])
             : [];
         return reply.code(202).send({ accepted: accepted.length, rejected, onsite });
       },
@@ -211,7 +262,7 @@ export function collectRoutes(
       reply.header('cache-control', 'no-store');
       const parsed = profileQuery.safeParse(request.query);
       if (!parsed.success) throw new AppError('INVALID_BATCH', 400, collectMessages.invalidBatch);
-      const target = await findTarget(parsed.data.id);
+      const target = await findTarget(parsed.data.id, reply);
       if (!target) throw new AppError('UNKNOWN_GERO_ID', 404, collectMessages.unknownId);
       if (!target.active) throw new AppError('DOMAIN_DISABLED', 403, collectMessages.disabled);
       if (!isOriginAllowed(request.headers.origin, target.root)) {
@@ -235,14 +286,22 @@ export function collectRoutes(
       reply.header('cache-control', 'no-store');
       const parsed = pendingQuery.safeParse(request.query);
       if (!parsed.success) throw new AppError('INVALID_BATCH', 400, collectMessages.invalidBatch);
-      const target = await findTarget(parsed.data.id);
+      const target = await findTarget(parsed.data.id, reply);
       if (!target) throw new AppError('UNKNOWN_GERO_ID', 404, collectMessages.unknownId);
       if (!target.active) throw new AppError('DOMAIN_DISABLED', 403, collectMessages.disabled);
-      const onsite = engine ? await engine.takeOnsite(target.uuid, parsed.data.vid) : [];
+      const onsite = engine
+        ? await engine.takeOnsite(target.uuid, parsed.data.vid).catch(() => {
+            reply.header('retry-after', '5');
+            throw busy();
+          })
+        : [];
       return reply.send({ onsite });
     });
   };
 }
+
+/** Text/plain bodies whose JSON text carries no escape PostgreSQL could refuse (most): their events are not walked. */
+const storableBodies = new WeakSet<object>();
 
 /** What the service worker may send without a visitor id. */
 const isWorkerReport = (e: CollectEvent) => e.t === 'viewed' || e.t === 'clicked' || (e.t === 'optin' && Boolean(e.o));

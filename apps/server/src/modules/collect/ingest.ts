@@ -1,11 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { CollectEvent } from '@impeto/shared';
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/client.ts';
+import { type Db, dbErrorReason, isTransientDbError, queryRows } from '../../db/client.ts';
 import type { StoredEvent } from '../../engine/matcher.ts';
 import type { AppContext } from '../../lib/context.ts';
 import type { GeoInfo } from '../../lib/geo.ts';
 import type { DeviceInfo } from '../../lib/user-agent.ts';
+import { visitorHash } from '../../lib/visitor-hash.ts';
 import type { Spool, SpoolSegment } from './spool.ts';
 
 /** What one accepted request told us about its sender (raw IP already turned into geo), and its events. */
@@ -27,6 +28,21 @@ export interface IncomingEvent extends Omit<IncomingRequest, 'events'> {
 
 const eventsOf = ({ events, ...sender }: IncomingRequest): IncomingEvent[] =>
   events.map((event) => ({ ...sender, event }));
+
+/** Requests written together in one transaction; with a spool, the segment that holds them is their identity. */
+interface Batch {
+  requests: IncomingRequest[];
+  events: number;
+  segment?: SpoolSegment;
+}
+
+/** A uuid derived from a text (the marks of a segment being stored request by request). */
+const uuidFrom = (text: string) => {
+  const h = createHash('sha256').update(text).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+const splitMark = (segment: SpoolSegment) => uuidFrom(`${segment.id}:split`);
+const requestMark = (segment: SpoolSegment, index: number) => uuidFrom(`${segment.id}:${index}`);
 
 const FLUSH_EVENTS = 5000;
 /** Events held in memory waiting for the database; past it requests go to the spool only (or 503 without one). */
@@ -167,11 +183,13 @@ export function createIngestor(
   };
   // PostgreSQL takes a few batches at once (each in its own transaction); PGlite is one connection.
   const maxInFlight = ctx.database.kind === 'postgres' ? 3 : 1;
-  let queue: IncomingEvent[] = [];
+  /** Requests accepted since the last flush (one batch, one spool segment). */
+  let queue: IncomingRequest[] = [];
+  let queueEvents = 0;
   let queued = 0;
   let timer: NodeJS.Timeout | undefined;
   const inFlight = new Set<Promise<unknown>>();
-  const waiting: { events: IncomingEvent[]; segment?: SpoolSegment }[] = [];
+  const waiting: Batch[] = [];
   /**
    * Memory full: requests are appended to the spool's overflow segment only; each sealed overflow segment is one
    * batch, read back from disk when a writer is free and nothing in memory waits.
@@ -181,8 +199,14 @@ export function createIngestor(
   let overflowEvents = 0;
   let deferredBytes = 0;
   let stored = 0;
-  /** Segments whose batch is stored and whose file is gone: their marks are deleted with the next batch. */
+  let quarantined = 0;
+  /** Marks of batches stored and whose file is gone: deleted with the next batch. */
   let forget: string[] = [];
+  /** Set by `close`: a database that stays away no longer holds the process; its batches wait in the spool. */
+  let closing = false;
+  let outageSince: number | undefined;
+  let outages = 0;
+  let lastOutageSeconds = 0;
 
   const schedule = () => {
     if (timer) return;
@@ -193,10 +217,10 @@ export function createIngestor(
   };
 
   /**
-   * A spool segment's requests as events (a line cut by a crash is skipped and logged); undefined when the file
-   * cannot be read: it stays where it is, for the next start.
+   * A spool segment's requests (a line cut by a crash is skipped and logged); undefined when the file cannot be
+   * read: it stays where it is, for the next start.
    */
-  const eventsInSegment = (segment: SpoolSegment) => {
+  const requestsInSegment = (segment: SpoolSegment) => {
     let read: ReturnType<Spool['read']>;
     try {
       read = spool!.read(segment);
@@ -206,8 +230,9 @@ export function createIngestor(
     }
     if (read.broken)
       ctx.log.warn({ file: segment.file, broken: read.broken }, 'coletor: linhas cortadas no spool ignoradas');
-    return (read.lines as IncomingRequest[]).flatMap((r) => eventsOf({ ...r, receivedAt: new Date(r.receivedAt) }));
+    return (read.lines as IncomingRequest[]).map((r) => ({ ...r, receivedAt: new Date(r.receivedAt) }));
   };
+  const eventCount = (requests: IncomingRequest[]) => requests.reduce((n, r) => n + r.events.length, 0);
 
   /** Moves the overflow segment, when it has lines, to the batches waiting on disk. */
   const sealOverflow = () => {
@@ -221,10 +246,11 @@ export function createIngestor(
   const loadDeferred = () => {
     const { segment, bytes } = deferred.shift()!;
     deferredBytes -= bytes;
-    const events = eventsInSegment(segment);
-    if (!events) return;
-    queued += events.length;
-    waiting.push({ events, segment });
+    const requests = requestsInSegment(segment);
+    if (!requests) return;
+    const events = eventCount(requests);
+    queued += events;
+    waiting.push({ requests, events, segment });
   };
 
   const pump = () => {
@@ -234,11 +260,13 @@ export function createIngestor(
         continue;
       }
       const batch = waiting.shift()!;
-      const job = writeWithRetry(batch.events, batch.segment).finally(() => {
-        queued -= batch.events.length;
-        inFlight.delete(job);
-        pump();
-      });
+      const job = storeBatch(batch)
+        .catch((err) => ctx.log.error({ err }, 'coletor: falha inesperada ao gravar lote'))
+        .finally(() => {
+          queued -= batch.events;
+          inFlight.delete(job);
+          pump();
+        });
       inFlight.add(job);
     }
   };
@@ -249,17 +277,63 @@ export function createIngestor(
       timer = undefined;
     }
     if (queue.length) {
-      waiting.push({ events: queue, segment: spool?.seal() });
+      waiting.push({ requests: queue, events: queueEvents, segment: spool?.seal() });
       queue = [];
+      queueEvents = 0;
     }
     if (overflowEvents) sealOverflow();
     pump();
   };
 
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** True when the database answers a trivial query: a failure was then about the data, not the connection. */
+  const databaseAnswers = () =>
+    ctx.db.execute(sql`SELECT 1`).then(
+      () => true,
+      () => false,
+    );
+
   /**
-   * Marks the segment's batch as stored, in the batch's own transaction: false when it already was (a process
-   * died after the commit and before removing the file), so a replay never stores a batch twice. The marks of
-   * segments already removed go in the same statement; the table only ever holds the batches in flight.
+   * Runs `work` in one transaction until the database gives an answer. A database that does not answer (restarting,
+   * unreachable) is waited for without limit, with a backoff capped at 5 s: the spool holds what arrives meanwhile.
+   * A transient refusal (deadlock, too many connections) is tried 5 times. Anything else the database refused comes
+   * back as `refused`. While closing, an absent database is given up after 3 tries (`away`).
+   */
+  const transact = async <T>(
+    work: (db: Db) => Promise<T>,
+  ): Promise<{ ok: true; value: T } | { ok: false; refused: unknown } | { ok: false; away: true }> => {
+    let answered = 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const value = await ctx.db.transaction((tx) => work(tx as unknown as Db));
+        if (outageSince !== undefined) {
+          lastOutageSeconds = (Date.now() - outageSince) / 1000;
+          outageSince = undefined;
+          ctx.log.warn({ seconds: lastOutageSeconds }, 'coletor: banco de volta; gravando o que esperou');
+        }
+        return { ok: true, value };
+      } catch (err) {
+        const away = !(await databaseAnswers());
+        if (!away && (!isTransientDbError(err) || ++answered >= 5)) return { ok: false, refused: err };
+        if (away && outageSince === undefined) {
+          outageSince = Date.now();
+          outages++;
+          ctx.log.warn(
+            { reason: dbErrorReason(err) },
+            'coletor: banco indisponível; os eventos aceitos esperam no spool e são gravados quando ele voltar',
+          );
+        }
+        if (closing && attempt >= 3) return { ok: false, away: true };
+        await sleep(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)) * (0.5 + Math.random() / 2));
+      }
+    }
+  };
+
+  /**
+   * Marks the segment's batch as stored, in the batch's own transaction, so a replay never stores a batch twice:
+   * 'stored' when it already was (a process died after the commit and before removing the file), 'split' when a
+   * previous life was storing it request by request. The marks of segments already removed go in the same
+   * statement; the table only ever holds the batches in flight.
    */
   const claimSegment = async (db: Db, segment: SpoolSegment, gone: string[]) => {
     const rows = await queryRows<{ id: string }>(
@@ -268,55 +342,174 @@ export function createIngestor(
       WITH gone AS (
         DELETE FROM ingest_batches WHERE id IN (
           SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(gone)}::jsonb)))
-      INSERT INTO ingest_batches (id) VALUES (${segment.id}::uuid) ON CONFLICT DO NOTHING RETURNING id`,
+      INSERT INTO ingest_batches (id)
+      SELECT ${segment.id}::uuid
+      WHERE NOT EXISTS (SELECT 1 FROM ingest_batches WHERE id = ${splitMark(segment)}::uuid)
+      ON CONFLICT DO NOTHING RETURNING id`,
     );
-    return rows.length > 0;
+    if (rows.length > 0) return 'fresh' as const;
+    const split = await queryRows(db, sql`SELECT 1 AS one FROM ingest_batches WHERE id = ${splitMark(segment)}::uuid`);
+    return split.length > 0 ? ('split' as const) : ('stored' as const);
   };
 
-  /** True when the batch was stored now (false: it already was, or the database refused it five times). */
-  const writeWithRetry = async (batch: IncomingEvent[], segment?: SpoolSegment): Promise<boolean> => {
-    for (let attempt = 1; ; attempt++) {
-      const gone = forget;
-      forget = [];
+  /** Marks requests of a segment as stored, in their transaction; returns those not stored before. */
+  const claimRequests = async (db: Db, segment: SpoolSegment, indices: number[]) => {
+    const byMark = new Map(indices.map((i) => [requestMark(segment, i), i]));
+    const rows = await queryRows<{ id: string }>(
+      db,
+      sql`
+      INSERT INTO ingest_batches (id)
+      SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify([...byMark.keys()])}::jsonb)
+      ON CONFLICT DO NOTHING RETURNING id`,
+    );
+    return rows.map((r) => byMark.get(r.id)!).sort((a, b) => a - b);
+  };
+
+  /** Matching a batch stored in a previous life again: best effort, like matching itself. */
+  const storedAgain = (events: IncomingEvent[]) =>
+    options.onStored && events.length
+      ? storedEventsOf(events).catch((err) => {
+          ctx.log.error({ reason: dbErrorReason(err) }, 'coletor: eventos já gravados não casados de novo');
+          return [] as StoredEvent[];
+        })
+      : Promise.resolve([] as StoredEvent[]);
+
+  /**
+   * Stores a batch in one transaction; returns the events stored now (0: already stored before, or kept in the
+   * spool because the process stops while the database is away). When the database refuses the batch, whatever
+   * the cause (a value it cannot store, a bug), the batch is split until the refused request is alone: that request
+   * is quarantined and every other one is stored.
+   */
+  const storeBatch = async ({ requests, events: count, segment }: Batch): Promise<number> => {
+    const events = requests.flatMap(eventsOf);
+    const gone = forget;
+    forget = [];
+    const whole = await transact(async (db) => {
+      const state = segment ? await claimSegment(db, segment, gone) : ('fresh' as const);
+      const storedNow: StoredEvent[] = [];
+      if (state === 'fresh') await write(db, events, storedNow);
+      return { state, storedNow };
+    });
+    if (!whole.ok) forget.push(...gone);
+
+    let fresh = 0;
+    let matched: StoredEvent[];
+    const marks = segment ? [segment.id] : [];
+    if (whole.ok && whole.value.state === 'fresh') {
+      fresh = events.length;
+      matched = whole.value.storedNow;
+    } else if (whole.ok && whole.value.state === 'stored') {
+      // A replayed batch stored before the crash may not have been matched yet: match its stored events again
+      // (matching is idempotent: deliveries carry a dedupe key). The file goes only after matching.
+      matched = await storedAgain(events);
+    } else {
+      const split =
+        'away' in whole ? undefined : await storeSplit(requests, segment, whole.ok ? undefined : whole.refused);
+      if (!split) {
+        ctx.log.error(
+          { events: count, file: segment?.file },
+          segment
+            ? 'coletor: banco indisponível ao parar; lote mantido no spool para a próxima partida'
+            : 'coletor: banco indisponível ao parar; lote descartado (spool desligado)',
+        );
+        return 0;
+      }
+      fresh = split.fresh;
+      matched = split.matched;
+      marks.push(...split.marks);
+    }
+    stored += fresh;
+    if (options.onStored && matched.length) {
+      await options
+        .onStored(matched)
+        .catch((err) => ctx.log.error({ err, events: matched.length }, 'falha ao casar eventos com os momentums'));
+    }
+    if (segment) {
+      await spool!.done(segment).then(
+        () => forget.push(...marks),
+        (err) => ctx.log.error({ err, file: segment.file }, 'coletor: lote gravado, arquivo do spool não removido'),
+      );
+    }
+    return fresh;
+  };
+
+  /**
+   * Stores a refused batch by halves, each in its own transaction, down to the single request the database refuses
+   * (tried twice, in case the first refusal was a connection lost mid-way), which is quarantined. On a segment, each
+   * request is marked in the transaction that stores it, after a mark saying the segment is being split: a process
+   * that dies half-way is followed by one that stores only the requests still missing. Undefined: the process stops
+   * while the database is away (the segment stays for the next start).
+   */
+  const storeSplit = async (requests: IncomingRequest[], segment: SpoolSegment | undefined, cause?: unknown) => {
+    if (cause !== undefined) {
+      ctx.log.warn(
+        { reason: dbErrorReason(cause), requests: requests.length, file: segment?.file },
+        'coletor: o banco recusou um lote; dividindo-o para isolar a requisição recusada',
+      );
+    }
+    const marks: string[] = [];
+    if (segment) {
+      const split = splitMark(segment);
+      const marked = await transact((db) =>
+        db.execute(sql`INSERT INTO ingest_batches (id) VALUES (${split}::uuid) ON CONFLICT DO NOTHING`),
+      );
+      if (!marked.ok) return undefined;
+      marks.push(split);
+    }
+    let fresh = 0;
+    const matched: StoredEvent[] = [];
+    const storeRange = async (lo: number, hi: number, tries = 1): Promise<boolean> => {
+      const indices = Array.from({ length: hi - lo }, (_, i) => lo + i);
+      const result = await transact(async (db) => {
+        const mine = segment ? await claimRequests(db, segment, indices) : indices;
+        const events = mine.flatMap((i) => eventsOf(requests[i]!));
+        const storedNow: StoredEvent[] = [];
+        await write(db, events, storedNow);
+        return { mine, storedNow, count: events.length };
+      });
+      if (result.ok) {
+        fresh += result.value.count;
+        matched.push(...result.value.storedNow);
+        const mine = new Set(result.value.mine);
+        matched.push(
+          ...(await storedAgain(indices.filter((i) => !mine.has(i)).flatMap((i) => eventsOf(requests[i]!)))),
+        );
+        return true;
+      }
+      if ('away' in result) return false;
+      if (hi - lo > 1) {
+        const mid = (lo + hi) >> 1;
+        return (await storeRange(lo, mid)) && (await storeRange(mid, hi));
+      }
+      if (tries < 2) return storeRange(lo, hi, tries + 1);
+      quarantine(requests[lo]!, segment ? `${segment.id}-${lo}` : `${randomUUID()}-${lo}`, result.refused);
+      return true;
+    };
+    const done =
+      cause !== undefined && requests.length > 1
+        ? (await storeRange(0, requests.length >> 1)) && (await storeRange(requests.length >> 1, requests.length))
+        : await storeRange(0, requests.length, cause !== undefined ? 2 : 1);
+    if (!done) return undefined;
+    if (segment) marks.push(...requests.map((_, i) => requestMark(segment, i)));
+    return { fresh, matched, marks };
+  };
+
+  /** Keeps a request the database refused out of the way (spool/quarantine, with the reason); nothing replays it. */
+  const quarantine = (request: IncomingRequest, name: string, err: unknown) => {
+    quarantined += request.events.length;
+    const reason = dbErrorReason(err);
+    let file: string | undefined;
+    if (spool) {
       try {
-        // One transaction per batch, so a retry after a failure (a deadlock between concurrent batches,
-        // a lost connection) never counts anything twice.
-        const events: StoredEvent[] = [];
-        const fresh = await ctx.db.transaction(async (tx) => {
-          if (segment && !(await claimSegment(tx as unknown as Db, segment, gone))) return false;
-          await write(tx as unknown as Db, batch, events);
-          return true;
-        });
-        if (fresh) stored += batch.length;
-        if (options.onStored) {
-          // A replayed batch stored before the crash may not have been matched yet: match its stored events again
-          // (matching is idempotent: deliveries carry a dedupe key). The file goes only after matching.
-          const matched = fresh ? events : await storedEventsOf(batch);
-          await options
-            .onStored(matched)
-            .catch((err) => ctx.log.error({ err, events: matched.length }, 'falha ao casar eventos com os momentums'));
-        }
-        if (segment) {
-          await spool!.done(segment).then(
-            () => forget.push(segment.id),
-            (err) => ctx.log.error({ err, file: segment.file }, 'coletor: lote gravado, arquivo do spool não removido'),
-          );
-        }
-        return fresh;
-      } catch (err) {
-        forget.push(...gone);
-        if (attempt >= 5) {
-          if (segment) {
-            ctx.log.error(
-              { err, events: batch.length, file: segment.file },
-              'falha ao gravar lote do coletor; lote mantido no spool para a próxima partida',
-            );
-          } else ctx.log.error({ err, events: batch.length }, 'falha ao gravar lote do coletor; lote descartado');
-          return false;
-        }
-        await new Promise((r) => setTimeout(r, 100 * attempt + Math.random() * 100));
+        file = spool.quarantine(name, { reason, quarantinedAt: new Date().toISOString(), request });
+      } catch (writeErr) {
+        ctx.log.error({ err: writeErr }, 'coletor: falha ao gravar a quarentena');
       }
     }
+    ctx.log.error(
+      { reason, file, domainUuid: request.domainUuid, events: request.events.length },
+      'coletor: requisição recusada pelo banco posta em quarentena; as demais do lote foram gravadas',
+    );
   };
 
   /**
@@ -347,7 +540,10 @@ export function createIngestor(
   };
 
   const write = async (db: Db, all: IncomingEvent[], stored: StoredEvent[]) => {
-    const batch = all.filter((item): item is IncomingEvent & { visitorId: string } => item.visitorId !== undefined);
+    const batch = await withoutErased(
+      db,
+      all.filter((item): item is IncomingEvent & { visitorId: string } => item.visitorId !== undefined),
+    );
     await recordWorkerReports(
       db,
       all.filter((item) => item.visitorId === undefined),
@@ -487,6 +683,34 @@ export function createIngestor(
     await recordPush(db, batch, personUuid);
     await recordCatalogue(db, batch);
     await recordRollups(db, batch, personUuid);
+  };
+
+  /**
+   * Drops what erased visitors sent before their erasure (LGPD): requests accepted then but stored only now (a spool
+   * replayed after a crash, another process's queue) must not bring the person back. One indexed read per batch;
+   * hashes are computed only for the domains that have recent erasures.
+   */
+  const withoutErased = async <T extends IncomingEvent & { visitorId: string }>(db: Db, batch: T[]) => {
+    if (batch.length === 0) return batch;
+    const domainsInBatch = [...new Set(batch.map((item) => item.domainUuid))];
+    const erased = await queryRows<{ d: string; h: string; at: Date | string }>(
+      db,
+      sql`SELECT domain_uuid AS d, visitor_hash AS h, erased_at AS at FROM person_erasures
+          WHERE domain_uuid IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(domainsInBatch)}::jsonb))`,
+    );
+    if (erased.length === 0) return batch;
+    const erasedAt = new Map(erased.map((e) => [`${e.d}|${e.h}`, new Date(e.at).getTime()]));
+    const hashes = new Map<string, string>();
+    return batch.filter((item) => {
+      const key = `${item.domainUuid}|${item.visitorId}`;
+      let hash = hashes.get(key);
+      if (hash === undefined) {
+        hash = visitorHash(item.domainUuid, item.visitorId);
+        hashes.set(key, hash);
+      }
+      const at = erasedAt.get(`${item.domainUuid}|${hash}`);
+      return at === undefined || item.receivedAt.getTime() > at;
+    });
   };
 
   /**
@@ -727,17 +951,17 @@ export function createIngestor(
     if (!spool) return 0;
     let replayed = 0;
     for (const segment of spool.orphans()) {
-      const batch = eventsInSegment(segment);
-      if (!batch) continue;
-      ctx.log.info({ file: segment.file, events: batch.length }, 'coletor: lote do spool regravado após queda');
-      queued += batch.length;
-      const fresh = await writeWithRetry(batch, segment).finally(() => {
-        queued -= batch.length;
+      const requests = requestsInSegment(segment);
+      if (!requests) continue;
+      const events = eventCount(requests);
+      ctx.log.info({ file: segment.file, events }, 'coletor: lote do spool regravado após queda');
+      queued += events;
+      replayed += await storeBatch({ requests, events, segment }).finally(() => {
+        queued -= events;
       });
-      if (fresh) replayed += batch.length;
     }
     // Every orphan is replayed: a mark older than a day belongs to no segment any more.
-    await ctx.db.execute(sql`DELETE FROM ingest_batches WHERE stored_at < now() - interval '1 day'`);
+    await ctx.db.execute(sql`DELETE FROM ingest_batches WHERE stored_at < now() - interval '1 day'`).catch(() => {});
     return replayed;
   };
   let recovering: Promise<number> = Promise.resolve(0);
@@ -777,8 +1001,9 @@ export function createIngestor(
         }
       }
       queued += n;
-      for (const event of eventsOf(request)) queue.push(event);
-      if (queue.length >= FLUSH_EVENTS) flush();
+      queue.push(request);
+      queueEvents += n;
+      if (queueEvents >= FLUSH_EVENTS) flush();
       else schedule();
       return true;
     },
@@ -811,13 +1036,18 @@ export function createIngestor(
         await Promise.all([...inFlight]);
       }
     },
-    /** Drains, then closes the spool (its folder goes when empty). */
+    /** Drains, then closes the spool (its folder goes when empty); a database still away leaves batches in it. */
     async close() {
+      closing = true;
       await this.drain();
       spool?.close();
     },
     /** Events written so far (benchmarks check nothing was lost). */
     stored: () => stored,
+    /** Events of requests the database refused, kept in the spool's quarantine folder instead. */
+    quarantined: () => quarantined,
+    /** Times the database went away (a restart) while batches waited, whether it is away now, the last one's length. */
+    outages: () => ({ count: outages, away: outageSince !== undefined, lastSeconds: lastOutageSeconds }),
   };
 }
 export type Ingestor = ReturnType<typeof createIngestor>;

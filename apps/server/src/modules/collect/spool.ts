@@ -1,5 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -44,6 +54,9 @@ export const spoolDatabaseFolder = (root: string, database: string) =>
  * with an atomic rename and replays them (`orphans`). A folder named with this process's own pid that this
  * process did not open is a previous life's (a container restarted with the same pid) and is claimed too. The
  * folder belongs to one machine (or container): pids mean nothing across machines.
+ *
+ * `<root>/<database>/quarantine/` keeps the requests the database refused (each with the reason), taken out of their
+ * batch so that the rest is stored; nothing replays them.
  */
 export function createSpool(root: string, database: string) {
   const base = spoolDatabaseFolder(root, database);
@@ -114,8 +127,18 @@ export function createSpool(root: string, database: string) {
     });
   };
 
+  const quarantineDir = path.join(base, 'quarantine');
+
   return {
     dir,
+    quarantineDir,
+    /** Keeps a request the database refused, with the reason, as `<quarantine>/<name>.json` (the same name overwrites). */
+    quarantine(name: string, content: unknown) {
+      mkdirSync(quarantineDir, { recursive: true });
+      const file = path.join(quarantineDir, `${name}.json`);
+      writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`);
+      return file;
+    },
     /** Buffers one line for the open segment (opened on demand); `committed` tells when it is on disk. */
     append(line: string) {
       current ??= open();
@@ -207,7 +230,7 @@ export function createSpool(root: string, database: string) {
         try {
           rmdirSync(folder);
         } catch {
-          // Not empty: a batch the database refused stays for the next start.
+          // Not empty: a batch not stored when the process stopped (database away) stays for the next start.
         }
       }
     },

@@ -36,7 +36,15 @@ export const updateDomain = async (
   set: Partial<
     Pick<
       typeof domains.$inferInsert,
-      'name' | 'domain' | 'domainRoot' | 'status' | 'geroValidate' | 'geroVersion' | 'cnSwVersion' | 'removedAt'
+      | 'name'
+      | 'domain'
+      | 'domainRoot'
+      | 'status'
+      | 'geroValidate'
+      | 'geroVersion'
+      | 'cnSwVersion'
+      | 'removedAt'
+      | 'retentionMonths'
     >
   >,
 ) =>

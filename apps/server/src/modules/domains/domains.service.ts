@@ -20,6 +20,7 @@ export const toDomainItem = (row: DomainRow): DomainItem => ({
   cn_sw_version: row.cnSwVersion,
   status: row.status,
   active: row.status === 'Active',
+  retention_months: row.retentionMonths,
 });
 
 const domainNotFound = () => notFound(msg.common.notFound, 'DOMAIN_NOT_FOUND');
@@ -81,7 +82,7 @@ export async function editDomain(
   ctx: AppContext,
   companyUuid: string,
   uuid: string,
-  input: { name: string; address: string },
+  input: { name: string; address: string; retention_months?: number | undefined },
 ) {
   const current = await q.findDomain(ctx.db, companyUuid, uuid);
   if (!current) throw domainNotFound();
@@ -95,6 +96,7 @@ export async function editDomain(
     domain: input.address,
     domainRoot,
     ...(moved ? { geroValidate: false } : {}),
+    ...(input.retention_months !== undefined ? { retentionMonths: input.retention_months } : {}),
   });
   return toDomainItem(row!);
 }

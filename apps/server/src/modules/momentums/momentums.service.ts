@@ -52,10 +52,28 @@ const REQUIRED_BLOCKS: Record<MomentumType, string[]> = {
 
 function assertComplete(ctx: AppContext, type: MomentumType, blocks: unknown[], scheduledAt: Date | null) {
   if (REQUIRED_BLOCKS[type].some((t) => !blockOf(blocks, t))) throw invalid(m.blocksRequired(type), 'momentums');
+  if (type === 'dcm') assertDcmRule(blocks);
   const finish = blockOf(blocks, 'finish')?.values?.[0]?.value;
   const now = ctx.clock.now();
   if (typeof finish === 'string' && new Date(finish) < now) throw invalid(m.finishPast, 'momentums');
   if (scheduledAt && scheduledAt < now) throw invalid(m.schedulePast, 'scheduled_at');
+}
+
+/** The tag evaluates a GCD rule in the page: a page-view or event trigger with values, and a CELL_DCM dispatcher. */
+function assertDcmRule(blocks: unknown[]) {
+  const trigger = blockOf(blocks, 'trigger')?.values?.[0] as {
+    filter?: string;
+    comparation?: string;
+    value?: unknown[];
+  };
+  const complete =
+    (trigger?.filter === 'pageview' || trigger?.filter === 'events') &&
+    Boolean(trigger.comparation) &&
+    Array.isArray(trigger.value) &&
+    trigger.value.length > 0;
+  if (!complete) throw invalid(m.dcmTriggerIncomplete, 'momentums');
+  if (blockOf(blocks, 'dispatcher')?.values?.[0]?.filter !== 'CELL_DCM')
+    throw invalid(m.dcmDispatcherRequired, 'momentums');
 }
 
 async function assertTitle(

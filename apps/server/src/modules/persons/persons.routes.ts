@@ -1,4 +1,4 @@
-import { msg } from '@impeto/shared';
+import { msg, personEraseSchema, personLookupSchema } from '@impeto/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import { principalOf } from '../../lib/auth-guard.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { ok } from '../../lib/reply.ts';
 import * as persons from './persons.service.ts';
+import * as privacy from './privacy.service.ts';
 
 const domainParam = z.object({ domain: z.uuid(msg.common.notFound) });
 const categoryParam = z.object({ category: z.uuid(msg.common.notFound) });
@@ -62,6 +63,34 @@ export function personsRoutes(ctx: AppContext) {
       { schema: { tags, params: domainParam, querystring: z.object({ page: z.coerce.number().int().default(1) }) } },
       async (req) =>
         ok(msg.person.listed, await persons.listPersons(ctx, company(req), req.params.domain, req.query.page)),
+    );
+
+    // Visitors' rights (LGPD art. 18): find, export and erase a person by visitor id, e-mail or phone.
+    const lookup = { tags, params: domainParam, querystring: personLookupSchema };
+    r.get('/person/lookup/:domain', { schema: { ...lookup, summary: 'Localiza um visitante (LGPD)' } }, async (req) =>
+      ok(msg.privacy.found, await privacy.lookupPersons(ctx, company(req), req.params.domain, req.query)),
+    );
+    r.get(
+      '/person/export/:domain',
+      { schema: { ...lookup, summary: 'Exporta os dados de um visitante em JSON (LGPD art. 18, V)' } },
+      async (req, reply) => {
+        const data = await privacy.exportPersons(ctx, company(req), req.params.domain, req.query);
+        reply.header('content-disposition', `attachment; filename="visitante-${req.params.domain}.json"`);
+        return ok(msg.privacy.exported, data);
+      },
+    );
+    r.delete(
+      '/person/erase/:domain',
+      {
+        schema: {
+          tags,
+          params: domainParam,
+          body: personEraseSchema,
+          summary: 'Apaga definitivamente os dados de um visitante (LGPD art. 18, VI)',
+        },
+      },
+      async (req) =>
+        ok(msg.privacy.erased, await privacy.erasePersons(ctx, company(req), req.params.domain, req.body.person)),
     );
   };
 }

@@ -120,10 +120,20 @@ export interface TriggerEditorProps {
   onChange: (value: TriggerState) => void;
   errors?: FieldErrors;
   disabled?: boolean;
+  /** The trigger types offered (all by default; the GCD manager offers the ones the tag evaluates in the page). */
+  types?: readonly TriggerType[];
 }
 
 /** Trigger: page view, event, abandon or recurrence, and the delay 'Disparar após' (spec doc 2 §3.3). */
-export function TriggerEditor({ domainUuid, host, value, onChange, errors = {}, disabled }: TriggerEditorProps) {
+export function TriggerEditor({
+  domainUuid,
+  host,
+  value,
+  onChange,
+  errors = {},
+  disabled,
+  types = Object.keys(TRIGGER_LABELS) as TriggerType[],
+}: TriggerEditorProps) {
   const set = (patch: Partial<TriggerState>) => onChange({ ...value, ...patch });
   const isEvents = value.filter === 'events';
   const categories = useEventCategories(domainUuid, isEvents);
@@ -140,7 +150,7 @@ export function TriggerEditor({ domainUuid, host, value, onChange, errors = {}, 
         <Select
           label="Tipo de gatilho"
           placeholder="Escolha um gatilho"
-          data={Object.entries(TRIGGER_LABELS).map(([v, label]) => ({ value: v, label }))}
+          data={types.map((v) => ({ value: v, label: TRIGGER_LABELS[v] }))}
           value={value.filter || null}
           onChange={(filter) =>
             onChange({

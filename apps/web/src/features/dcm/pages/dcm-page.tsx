@@ -1,12 +1,6 @@
-import { IconLayoutDashboard } from '@tabler/icons-react';
-import { ComingSoonPage } from '../../../components/ui/coming-soon-page.tsx';
+import { MomentumList } from '../../momentums/index.ts';
 
+/** /dcm: the domain's GCD items, with the momentum list's tabs, search and row actions (spec doc 2 §2.6). */
 export default function DcmPage() {
-  return (
-    <ComingSoonPage
-      title="GCD"
-      icon={<IconLayoutDashboard />}
-      description="Aqui você poderá gerenciar conteúdo dinâmico exibido nas páginas do seu site."
-    />
-  );
+  return <MomentumList type="dcm" />;
 }

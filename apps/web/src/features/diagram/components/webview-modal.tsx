@@ -1,11 +1,9 @@
 import {
-  Box,
   Button,
   ColorInput,
   Grid,
   Group,
   Modal,
-  Paper,
   SegmentedControl,
   Select,
   SimpleGrid,
@@ -14,8 +12,8 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { IconX } from '@tabler/icons-react';
-import { type CSSProperties, useState } from 'react';
+import { useState } from 'react';
+import { WebviewPreview } from '../../blocks/index.ts';
 import {
   ALERT_POSITIONS,
   type AlertPosition,
@@ -212,118 +210,5 @@ export function WebviewModal({ opened, onClose, value, onSave, readOnly }: Webvi
         </Group>
       </Stack>
     </Modal>
-  );
-}
-
-const ALERT_PLACEMENT: Record<AlertPosition, CSSProperties> = {
-  topLeft: { top: 12, left: 12 },
-  topCenter: { top: 12, left: '50%', transform: 'translateX(-50%)' },
-  topRight: { top: 12, right: 12 },
-  centerLeft: { top: '50%', left: 12, transform: 'translateY(-50%)' },
-  centerCenter: { top: '50%', left: '50%', transform: 'translate(-50%, -50%)' },
-  centerRight: { top: '50%', right: 12, transform: 'translateY(-50%)' },
-  bottomLeft: { bottom: 12, left: 12 },
-  bottomCenter: { bottom: 12, left: '50%', transform: 'translateX(-50%)' },
-  bottomRight: { bottom: 12, right: 12 },
-};
-
-/** A sketch of a page with the message on it. */
-function WebviewPreview({ type, props }: { type: WebviewType; props: Record<string, string> }) {
-  const p = (key: string) => props[key] ?? '';
-  return (
-    <Paper withBorder radius="md" h={380} pos="relative" style={{ overflow: 'hidden' }} bg="gray.1">
-      <Group gap={6} px="sm" py={8} bg="gray.2">
-        {['red', 'yellow', 'green'].map((c) => (
-          <Box key={c} w={10} h={10} bg={`${c}.4`} style={{ borderRadius: 10 }} />
-        ))}
-        <Box flex={1} h={14} bg="white" style={{ borderRadius: 7 }} ml="xs" />
-      </Group>
-      <Stack gap={8} p="md" opacity={0.5}>
-        <Box h={12} w="60%" bg="gray.3" style={{ borderRadius: 6 }} />
-        <Box h={80} bg="gray.3" style={{ borderRadius: 8 }} />
-        <Box h={10} w="80%" bg="gray.3" style={{ borderRadius: 6 }} />
-        <Box h={10} w="70%" bg="gray.3" style={{ borderRadius: 6 }} />
-      </Stack>
-      {type === 'topbar' ? (
-        <Group
-          pos="absolute"
-          top={30}
-          left={0}
-          right={0}
-          px="md"
-          py={10}
-          justify="center"
-          gap="md"
-          style={{ background: p('topbarBackgroundColor'), boxShadow: '0 2px 6px rgba(0,0,0,.12)' }}
-        >
-          <Text size="sm" style={{ color: p('topbarContentColor') }}>
-            {p('topbarContent') || 'Conteúdo da barra'}
-          </Text>
-          <Box
-            px={12}
-            py={4}
-            style={{ background: p('topbarBtnBackground'), color: p('topbarBtnColor'), borderRadius: 6, fontSize: 13 }}
-          >
-            {p('topbarBtnText') || 'Botão'}
-          </Box>
-        </Group>
-      ) : null}
-      {type === 'alert_box' ? (
-        <Box
-          pos="absolute"
-          maw={260}
-          px="md"
-          py="sm"
-          style={{
-            ...ALERT_PLACEMENT[(p('alertPosition') as AlertPosition) || 'topRight'],
-            background: p('alertBackgroundColor'),
-            color: p('alertContentColor'),
-            borderRadius: 8,
-            boxShadow: '0 4px 12px rgba(0,0,0,.18)',
-            fontSize: 13,
-          }}
-        >
-          {p('alertContent') || 'Conteúdo do alerta'}
-        </Box>
-      ) : null}
-      {type === 'notification_box' ? (
-        <Box
-          pos="absolute"
-          right={14}
-          bottom={14}
-          w={250}
-          p="sm"
-          style={{ background: p('boxColor'), borderRadius: 10, boxShadow: '0 6px 18px rgba(0,0,0,.18)' }}
-        >
-          <Group justify="flex-end" mb={4}>
-            <IconX size={12} color="#888" />
-          </Group>
-          {p('notificationImage') ? (
-            <Box
-              component="img"
-              src={p('notificationImage')}
-              alt=""
-              w="100%"
-              h={90}
-              mb={6}
-              style={{ objectFit: 'cover', borderRadius: 6 }}
-            />
-          ) : null}
-          <Text fw={700} size="sm" style={{ color: p('titleColor') }}>
-            {p('notificationTitle') || 'Título da mensagem'}
-          </Text>
-          <Text size="xs" mb={8} style={{ color: p('descriptionColor') }}>
-            {p('notificationContent') || 'Conteúdo da mensagem'}
-          </Text>
-          <Box
-            ta="center"
-            py={6}
-            style={{ background: p('btnBackground'), color: p('btnColor'), borderRadius: 6, fontSize: 13 }}
-          >
-            {p('notificationButtonText') || 'Botão'}
-          </Box>
-        </Box>
-      ) : null}
-    </Paper>
   );
 }

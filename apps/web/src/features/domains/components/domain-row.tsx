@@ -8,8 +8,10 @@ import {
   IconPlayerPause,
   IconPlayerPlay,
   IconShieldCheck,
+  IconShieldLock,
   IconTrash,
 } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { errorMessage } from '../../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useDisableDomain } from '../api/disable-domain.ts';
@@ -139,7 +141,7 @@ export function DomainRow({ index, domain, geroVersions, cnswVersions, onEdit, o
         </Group>
       </Table.Td>
       <Table.Td style={STICKY_END}>
-        <Menu position="bottom-end" withinPortal shadow="md" width={180}>
+        <Menu position="bottom-end" withinPortal shadow="md" width={200}>
           <Menu.Target>
             <ActionIcon variant="subtle" color="gray" aria-label={`Opções de ${domain.name}`} loading={busy}>
               <IconDotsVertical size={18} />
@@ -154,6 +156,13 @@ export function DomainRow({ index, domain, geroVersions, cnswVersions, onEdit, o
               onClick={toggleStatus}
             >
               {isActive ? 'Desativar' : 'Ativar'}
+            </Menu.Item>
+            <Menu.Item
+              component={Link}
+              to={`/domains/${domain.uuid}/privacy`}
+              leftSection={<IconShieldLock size={16} />}
+            >
+              Privacidade (LGPD)
             </Menu.Item>
             <Menu.Divider />
             <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={confirmRemove}>

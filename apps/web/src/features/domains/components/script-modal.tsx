@@ -1,4 +1,10 @@
-import { SERVICE_WORKER_FILE, serviceWorkerFile, trackingSnippet } from '@impeto/shared';
+import {
+  CONSENT_DENY_CALL,
+  CONSENT_GRANT_CALL,
+  SERVICE_WORKER_FILE,
+  serviceWorkerFile,
+  trackingSnippet,
+} from '@impeto/shared';
 import {
   Alert,
   Badge,
@@ -16,7 +22,7 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import { IconCheck, IconCopy, IconInfoCircle, IconTags } from '@tabler/icons-react';
+import { IconCheck, IconCopy, IconInfoCircle, IconShieldLock, IconTags } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { CopyCodeBlock, CopyIcon } from '../../../components/ui/copy-code.tsx';
 import { useAppConfig } from '../../../lib/app-config.ts';
@@ -75,6 +81,12 @@ export function ScriptModal({
 }) {
   const publicUrl = useAppConfig().data?.publicUrl || globalThis.location?.origin || '';
   const snippet = domain ? trackingSnippet({ publicUrl, root: domain.root, geroId: domain.gero_id }) : '';
+  const consentSnippet = domain
+    ? `${trackingSnippet({ publicUrl, root: domain.root, geroId: domain.gero_id, consentRequired: true })}
+
+<!-- quando o visitante aceitar, em todas as páginas: -->
+<script>${CONSENT_GRANT_CALL}</script>`
+    : '';
   const worker = domain ? serviceWorkerFile({ publicUrl, geroId: domain.gero_id }) : '';
   const workerUrl = domain ? `${domain.root.replace(/\/+$/, '')}/${SERVICE_WORKER_FILE}` : '';
 
@@ -153,7 +165,25 @@ export function ScriptModal({
 
           <Divider />
 
-          <Step number={3} title="Verifique a instalação">
+          <Step number={3} title="Consentimento (LGPD), se o seu site pede">
+            <Text size="sm" c="dimmed">
+              Para só coletar depois que o visitante aceitar (banner de cookies ou plataforma de consentimento), use{' '}
+              <Code>consent: 'required'</Code> no <Code>init</Code>: nada é enviado, nem o ID do visitante é criado, até
+              o seu site chamar <Code>{CONSENT_GRANT_CALL}</Code>. O script não guarda a decisão: chame-a em todas as
+              páginas enquanto o consentimento valer. <Code>{CONSENT_DENY_CALL}</Code> interrompe o envio e descarta os
+              eventos ainda não enviados.
+            </Text>
+            <CopyCodeBlock code={consentSnippet} copyLabel="Copiar script com consentimento" />
+            <Alert variant="light" color="blue" icon={<IconShieldLock size={18} />}>
+              <Text size="sm">
+                Pedidos de acesso ou exclusão dos titulares são atendidos em Domínios › Opções › Privacidade (LGPD).
+              </Text>
+            </Alert>
+          </Step>
+
+          <Divider />
+
+          <Step number={4} title="Verifique a instalação">
             <Text size="sm" c="dimmed">
               Depois de publicar, clique em <b>Verificar</b> na página de domínios. O domínio fica ativo quando o script
               e o service worker são encontrados.

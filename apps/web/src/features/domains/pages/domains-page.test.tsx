@@ -57,7 +57,7 @@ function serve(
 }
 
 /** The page is lazy: the first render of a file waits for its chunk. */
-const ready = () => screen.findByRole('table', {}, { timeout: 5000 });
+const ready = () => screen.findByRole('table', {}, { timeout: 15_000 });
 
 const versionInput = (name: string) =>
   screen
@@ -147,5 +147,60 @@ describe('domains page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Remover' }));
     expect(await screen.findByText(msg.domain.removed)).toBeTruthy();
     expect(calls.some((c) => c.method === 'DELETE' && c.url === `/api/domain/remove/${DOMAINS[2]?.uuid}`)).toBe(true);
+  });
+
+  it('edits the retention of events in months, 13 by default, with a pt-BR message when out of range', async () => {
+    const calls = serve((url, method) =>
+      method === 'PUT' && url === `/api/domain/update/${DOMAINS[0]?.uuid}`
+        ? { body: { message: msg.domain.updated, data: { ...DOMAINS[0], retention_months: 6 } } }
+        : undefined,
+    );
+    renderApp('/domains');
+    await ready();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Opções de Loja Aurora' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Editar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editando domínio' });
+    const retention = within(dialog).getByLabelText('Retenção dos eventos (meses)') as HTMLInputElement;
+    await waitFor(() => expect(retention.value).toBe('13'));
+    await user.clear(retention);
+    await user.type(retention, '0');
+    await user.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await within(dialog).findByText(msg.privacy.retentionInvalid)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+    await user.clear(retention);
+    await user.type(retention, '6');
+    await user.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText(msg.domain.updated)).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')?.json).toEqual({
+      domain: { name: 'Loja Aurora', address: 'https://loja.example.com', retention_months: 6 },
+    });
+  });
+
+  it('links each domain to its privacy (LGPD) page', async () => {
+    serve();
+    const { router } = renderApp('/domains');
+    await ready();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Opções de Loja Aurora' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Privacidade (LGPD)' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/domains/${DOMAINS[0]?.uuid}/privacy`));
+  });
+
+  it("documents the tag's consent mode in the script modal, with the snippet", async () => {
+    serve();
+    renderApp('/domains');
+    await ready();
+    await userEvent.click(await screen.findByRole('button', { name: 'Ver script de Loja Aurora' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Consentimento (LGPD), se o seu site pede')).toBeTruthy();
+    const snippet = within(dialog)
+      .getAllByText((_, el) => el?.tagName === 'PRE' && (el.textContent ?? '').includes("consent: 'required'"))
+      .at(0);
+    expect(snippet?.textContent).toContain(
+      "gero('init', { root: 'https://loja.example.com', id: 'G-AURORA', consent: 'required' });",
+    );
+    expect(snippet?.textContent).toContain("gero('consent', true);");
+    expect(within(dialog).getByRole('button', { name: 'Copiar script com consentimento' })).toBeTruthy();
   });
 });

@@ -1,27 +1,5 @@
-import {
-  type MomentumItem,
-  type MomentumType,
-  momentumMessages as mm,
-  momentumBlocksSchema,
-  type Worktime,
-} from '@impeto/shared';
-import {
-  Alert,
-  Badge,
-  Box,
-  Button,
-  Group,
-  Menu,
-  Modal,
-  Paper,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  ThemeIcon,
-  Title,
-} from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { type MomentumItem, type MomentumType, momentumMessages as mm, momentumBlocksSchema } from '@impeto/shared';
+import { Alert, Badge, Button, Group, Menu, Modal, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import {
   IconArrowLeft,
   IconArrowRight,
@@ -38,10 +16,9 @@ import {
   IconSend,
   IconSignature,
 } from '@tabler/icons-react';
-import dayjs from 'dayjs';
-import { type ReactNode, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Link, useBlocker, useNavigate } from 'react-router';
-import { isApiError } from '../../../lib/api.ts';
+import { FormSection } from '../../../components/ui/form-section.tsx';
 import { withDomain } from '../../../lib/navigation.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import {
@@ -52,6 +29,7 @@ import {
   checkDispatcher,
   checkFilter,
   checkFinish,
+  checkFinishFuture,
   checkTrigger,
   checkWorktime,
   emptyChannel,
@@ -66,21 +44,23 @@ import {
   type FinishState,
   filterFromBlock,
   finishFromBlock,
-  fromZonedInput,
-  isWorktimeSet,
+  REDIRECT_DELAY_MS,
   ScheduleModal,
+  saveFailedMessage,
   TriggerEditor,
   type TriggerState,
+  toWorktime,
   triggerFromBlock,
   WorktimeEditor,
   type WorktimeState,
+  warnIncomplete,
   worktimeFromItem,
 } from '../../blocks/index.ts';
 import { type MomentumBody, useSaveMomentum } from '../api/save-momentum.ts';
 import { displayStatus, listPath, NOUN, STATUS_COLORS, statusLabel } from './momentum-status.ts';
 import { MomentumSummary } from './momentum-summary.tsx';
 
-export const REDIRECT_DELAY_MS = 2000;
+export { REDIRECT_DELAY_MS };
 export const ASK_DRAFT_NEW = 'Gostaria de salvar como rascunho?';
 export const ASK_DRAFT_EDIT = 'Deseja salvar as alterações?';
 
@@ -122,54 +102,6 @@ const initialState = (item: MomentumItem | undefined): FormState =>
         channel: emptyChannel(),
         finish: emptyFinish(),
       };
-
-const toWorktime = (w: WorktimeState): Worktime | null =>
-  isWorktimeSet(w) ? { weekdays: w.weekdays, start_at: w.start_at, stop_at: w.stop_at } : null;
-
-function Section({
-  n,
-  icon,
-  title,
-  description,
-  locked,
-  children,
-}: {
-  n: number;
-  icon: ReactNode;
-  title: string;
-  description?: string;
-  locked?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <Paper withBorder radius="lg" p="lg" component="section" aria-label={title}>
-      <Group gap="sm" mb="md" wrap="nowrap" align="flex-start">
-        <ThemeIcon size={36} radius="md" variant="light">
-          {icon}
-        </ThemeIcon>
-        <Box style={{ flex: 1 }}>
-          <Group gap={8}>
-            <Text size="xs" c="dimmed" fw={700}>
-              {String(n).padStart(2, '0')}
-            </Text>
-            <Title order={4}>{title}</Title>
-            {locked ? (
-              <Badge size="sm" variant="light" color="gray" leftSection={<IconLock size={11} />}>
-                Bloqueado
-              </Badge>
-            ) : null}
-          </Group>
-          {description ? (
-            <Text size="sm" c="dimmed">
-              {description}
-            </Text>
-          ) : null}
-        </Box>
-      </Group>
-      {children}
-    </Paper>
-  );
-}
 
 export interface MomentumFormProps {
   type: MomentumType;
@@ -246,9 +178,8 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
     if (Object.keys(channelErrors).length) next.channel = channelErrors;
     else if (d.ok) out.push(d.block);
     if (isMomentum && state.finish.enabled) {
-      const fin = checkFinish(state.finish);
+      const fin = checkFinishFuture(state.finish);
       if (!fin.ok) next.finish = fin.errors;
-      else if (dayjs(fromZonedInput(state.finish.value)).isBefore(dayjs())) next.finish = { value: mm.finishPast };
       else out.push(fin.block);
     }
     setErrors(next);
@@ -287,8 +218,7 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
     ...extra,
   });
 
-  const failed = (error: unknown) =>
-    notifyError(isApiError(error) && error.message && error.status !== 0 ? error.message : mm.saveFailed);
+  const failed = (error: unknown) => notifyError(saveFailedMessage(error));
 
   const submit = (extra: Partial<MomentumBody>) =>
     save.mutate(bodyOf(blocks, extra, true), {
@@ -329,12 +259,7 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
   const next = () => {
     const result = validateAll();
     if (!result.ok) {
-      notifications.show({ color: 'yellow', title: 'Atenção', message: mm.incomplete });
-      try {
-        window.scrollTo({ top: 0, behavior: 'smooth' });
-      } catch {
-        // jsdom has no scrolling.
-      }
+      warnIncomplete();
       return;
     }
     setBlocks(result.blocks);
@@ -474,7 +399,7 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
         </Alert>
       ) : null}
       <Stack gap="lg">
-        <Section n={++n} icon={<IconSignature size={20} />} title="Título" locked={locked}>
+        <FormSection n={++n} icon={<IconSignature size={20} />} title="Título" locked={locked}>
           <Stack gap="sm">
             <TextInput
               label="Título"
@@ -496,8 +421,8 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
               onChange={(e) => set('description')(e.currentTarget.value)}
             />
           </Stack>
-        </Section>
-        <Section
+        </FormSection>
+        <FormSection
           n={++n}
           icon={<IconFilter size={20} />}
           title="Filtros"
@@ -511,9 +436,9 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
             errors={errors.filter}
             disabled={locked}
           />
-        </Section>
+        </FormSection>
         {isMomentum ? (
-          <Section
+          <FormSection
             n={++n}
             icon={<IconBolt size={20} />}
             title="Gatilhos"
@@ -528,17 +453,17 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
               errors={errors.trigger}
               disabled={locked}
             />
-          </Section>
+          </FormSection>
         ) : null}
-        <Section
+        <FormSection
           n={++n}
           icon={<IconCalendarStats size={20} />}
           title="Cronograma"
           description="Opcional: limite os envios a dias e horários."
         >
           <WorktimeEditor value={state.worktime} onChange={set('worktime')} errors={errors.worktime} />
-        </Section>
-        <Section
+        </FormSection>
+        <FormSection
           n={++n}
           icon={<IconSend size={20} />}
           title="Canal"
@@ -551,11 +476,16 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
             onChange={set('channel')}
             errors={errors.channel}
           />
-        </Section>
+        </FormSection>
         {isMomentum ? (
-          <Section n={++n} icon={<IconFlagCheck size={20} />} title="Finalização" description="Opcional: quando parar.">
+          <FormSection
+            n={++n}
+            icon={<IconFlagCheck size={20} />}
+            title="Finalização"
+            description="Opcional: quando parar."
+          >
             <FinishEditor value={state.finish} onChange={set('finish')} errors={errors.finish} />
-          </Section>
+          </FormSection>
         ) : null}
       </Stack>
       <Group justify="flex-end" mt="lg">

@@ -1,6 +1,13 @@
 import type { MomentumType } from '@impeto/shared';
 import { Alert, Badge, Button, EmptyState, Group, Paper, Skeleton, Table, Tabs, Text, TextInput } from '@mantine/core';
-import { IconAlertTriangle, IconPlus, IconSearch, IconSitemap, IconSpeakerphone } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconLayoutDashboard,
+  IconPlus,
+  IconSearch,
+  IconSitemap,
+  IconSpeakerphone,
+} from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
@@ -9,9 +16,23 @@ import { withDomain } from '../../../lib/navigation.ts';
 import { notifyError } from '../../../lib/notify.ts';
 import { useMomentums } from '../api/list-momentums.ts';
 import { MomentumRow } from './momentum-row.tsx';
-import { formPath, itemsOfTab, NOUN, TABS, type TabValue, tabCounts, tabOf } from './momentum-status.ts';
+import { formPath, itemsOfTab, listColumns, NOUN, TABS, type TabValue, tabCounts, tabOf } from './momentum-status.ts';
 
-const COLUMNS = ['#', 'Título', 'Status', 'Canal', 'Agendado para', 'Criado em', 'Atualizado em', 'Ações'];
+const DESCRIPTIONS: Record<MomentumType, string> = {
+  momentum: 'Mensagens disparadas pelo comportamento dos visitantes do seu site.',
+  campaign: 'Envios para um público filtrado, imediatos ou agendados.',
+  dcm: 'Gerenciador de Conteúdo Dinâmico: HTML, templates e convites inseridos nas páginas do seu site, sem mexer no código.',
+};
+const CREATE_LABELS: Record<MomentumType, string> = {
+  momentum: 'Criar momentum',
+  campaign: 'Criar campanha',
+  dcm: 'Criar conteúdo',
+};
+const FIRST_ITEM: Record<MomentumType, string> = {
+  momentum: 'Crie seu primeiro momentum para começar a engajar seus visitantes.',
+  campaign: 'Crie sua primeira campanha para começar a engajar seus visitantes.',
+  dcm: 'Crie seu primeiro conteúdo dinâmico: um selo, um banner ou um convite no lugar certo das suas páginas.',
+};
 
 const EMPTY: Record<TabValue, (many: string) => string> = {
   todos: (many) => `Você ainda não criou ${many}.`,
@@ -23,7 +44,7 @@ const EMPTY: Record<TabValue, (many: string) => string> = {
   concluidos: () => 'Nenhum item concluído ainda.',
 };
 
-/** The v2 list of momentums or campaigns: tabs and search live in the URL (?tab=, ?q=). */
+/** The v2 list of momentums or campaigns, and the GCD listing: tabs and search live in the URL (?tab=, ?q=). */
 export function MomentumList({ type }: { type: MomentumType }) {
   const [params, setParams] = useSearchParams();
   const location = useLocation();
@@ -59,28 +80,27 @@ export function MomentumList({ type }: { type: MomentumType }) {
     (item) => !needle || item.momentum_title.toLocaleLowerCase('pt-BR').includes(needle),
   );
   const createLink = withDomain(formPath(type), domainUuid);
+  const columns = listColumns(type);
 
   return (
     <>
       <PageHeader
         title={noun.title}
-        description={
-          type === 'campaign'
-            ? 'Envios para um público filtrado, imediatos ou agendados.'
-            : 'Mensagens disparadas pelo comportamento dos visitantes do seu site.'
-        }
+        description={DESCRIPTIONS[type]}
         actions={
           <Group gap="sm">
-            <Button
-              component={Link}
-              to={withDomain(type === 'campaign' ? '/campaign/diagram' : '/momentum/diagram', domainUuid)}
-              variant="light"
-              leftSection={<IconSitemap size={16} />}
-            >
-              Criar no diagrama
-            </Button>
+            {type !== 'dcm' ? (
+              <Button
+                component={Link}
+                to={withDomain(type === 'campaign' ? '/campaign/diagram' : '/momentum/diagram', domainUuid)}
+                variant="light"
+                leftSection={<IconSitemap size={16} />}
+              >
+                Criar no diagrama
+              </Button>
+            ) : null}
             <Button component={Link} to={createLink} leftSection={<IconPlus size={16} />}>
-              {type === 'campaign' ? 'Criar campanha' : 'Criar momentum'}
+              {CREATE_LABELS[type]}
             </Button>
           </Group>
         }
@@ -132,30 +152,30 @@ export function MomentumList({ type }: { type: MomentumType }) {
           <EmptyState
             py={56}
             variant="light"
-            icon={<IconSpeakerphone />}
+            icon={type === 'dcm' ? <IconLayoutDashboard /> : <IconSpeakerphone />}
             title={needle ? 'Nenhum resultado' : EMPTY[tab.value](noun.many)}
             description={
               needle
                 ? `Nenhum título contém "${search.trim()}" nesta aba.`
                 : tab.value === 'todos'
-                  ? `Crie ${type === 'campaign' ? 'sua primeira campanha' : 'seu primeiro momentum'} para começar a engajar seus visitantes.`
+                  ? FIRST_ITEM[type]
                   : 'Os itens aparecem aqui conforme o status muda.'
             }
           >
             {tab.value === 'todos' && !needle ? (
               <EmptyState.Actions>
                 <Button component={Link} to={createLink} leftSection={<IconPlus size={16} />}>
-                  {type === 'campaign' ? 'Criar campanha' : 'Criar momentum'}
+                  {CREATE_LABELS[type]}
                 </Button>
               </EmptyState.Actions>
             ) : null}
           </EmptyState>
         ) : (
-          <Table.ScrollContainer minWidth={1000}>
+          <Table.ScrollContainer minWidth={type === 'dcm' ? 940 : 1000}>
             <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover aria-label={noun.title}>
               <Table.Thead>
                 <Table.Tr>
-                  {COLUMNS.map((c) => (
+                  {columns.map((c) => (
                     <Table.Th key={c} fz="xs" tt="uppercase" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                       {c}
                     </Table.Th>
@@ -166,7 +186,7 @@ export function MomentumList({ type }: { type: MomentumType }) {
                 {query.isPending
                   ? [0, 1, 2, 3].map((r) => (
                       <Table.Tr key={r} aria-hidden data-testid="row-skeleton">
-                        {COLUMNS.map((c) => (
+                        {columns.map((c) => (
                           <Table.Td key={c}>
                             <Skeleton height={14} radius="sm" />
                           </Table.Td>

@@ -2,6 +2,7 @@ import { type DeliveryCounts, type MomentumItem, momentumMessages as mm } from '
 import { ActionIcon, Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import {
+  IconAlertTriangle,
   IconClock,
   IconEye,
   IconPencil,
@@ -20,13 +21,16 @@ import { useChangeMomentumStatus } from '../api/change-momentum-status.ts';
 import { useRemoveMomentum } from '../api/remove-momentum.ts';
 import {
   channelLabel,
+  type DcmStats,
+  dcmStatsOf,
   displayStatus,
-  formPath,
+  editPath,
   isValidDate,
   rowActions,
   STATUS_COLORS,
   scheduleMarker,
   statusLabel,
+  viewPath,
 } from './momentum-status.ts';
 
 const statusError = (error: unknown) => (isApiError(error) && error.status === 0 ? mm.requestFailed : mm.statusFailed);
@@ -86,7 +90,7 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
   const remove = useRemoveMomentum();
   const actions = rowActions(item);
   const title = item.momentum_title || 'Sem título';
-  const path = formPath(item.type);
+  const isDcm = item.type === 'dcm';
 
   const change = (next: 'Active' | 'Paused') =>
     status.mutate(
@@ -99,7 +103,7 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
 
   const edit = () => {
     if (item.status === 'Active') notifyError(mm.editActive);
-    else navigate(`${path}?id=${item.uuid}`);
+    else navigate(editPath(item.type, item.uuid));
   };
 
   const confirmRemove = () =>
@@ -107,7 +111,8 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
       title: 'Remover',
       children: (
         <Text size="sm">
-          Deseja realmente remover <b>{title}</b>? Ele deixará de ser enviado e irá para a aba Removidos.
+          Deseja realmente remover <b>{title}</b>? Ele deixará de ser {isDcm ? 'exibido' : 'enviado'} e irá para a aba
+          Removidos.
         </Text>
       ),
       labels: { confirm: 'Confirmar', cancel: 'Cancelar' },
@@ -137,7 +142,7 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
               {item.momentum_description}
             </Text>
           ) : null}
-          <DeliverySummary counts={item.deliveries} />
+          {isDcm ? <DcmSummary stats={dcmStatsOf(item)} /> : <DeliverySummary counts={item.deliveries} />}
         </Stack>
       </Table.Td>
       <Table.Td>
@@ -150,11 +155,13 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
           {statusLabel(item)}
         </Badge>
       </Table.Td>
-      <Table.Td>
-        <Text size="sm" ff="monospace" fz="xs" fw={600} c="dimmed">
-          {channelLabel(item)}
-        </Text>
-      </Table.Td>
+      {isDcm ? null : (
+        <Table.Td>
+          <Text size="sm" ff="monospace" fz="xs" fw={600} c="dimmed">
+            {channelLabel(item)}
+          </Text>
+        </Table.Td>
+      )}
       <Table.Td>
         <ScheduleCell value={item.scheduled_at} />
       </Table.Td>
@@ -197,7 +204,7 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
               <Action
                 label={`Visualizar ${title}`}
                 icon={<IconEye size={17} />}
-                onClick={() => navigate(`${path}?id=${item.uuid}&view=1`)}
+                onClick={() => navigate(viewPath(item.type, item.uuid))}
               />
             ) : null}
             {actions.edit ? <Action label={`Editar ${title}`} icon={<IconPencil size={17} />} onClick={edit} /> : null}
@@ -244,4 +251,74 @@ function DeliverySummary({ counts }: { counts?: DeliveryCounts }) {
       </Group>
     </Tooltip>
   );
+}
+
+/** A GCD item's exhibitions and clicks, and the tag's alert when the selector stopped matching on a page. */
+function DcmSummary({ stats }: { stats?: DcmStats }) {
+  if (!stats) return null;
+  const views = `${count.format(stats.shown)} ${stats.shown === 1 ? 'exibição' : 'exibições'}`;
+  const clicks = `${count.format(stats.clicked)} ${stats.clicked === 1 ? 'clique' : 'cliques'}`;
+  return (
+    <Stack gap={4} mt={4}>
+      <Group gap={10} wrap="nowrap" aria-label={`${views} · ${clicks}`}>
+        <Group gap={3} wrap="nowrap">
+          <IconEye size={13} stroke={1.8} color="var(--mantine-color-dimmed)" aria-hidden />
+          <Text size="xs" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
+            {views}
+          </Text>
+        </Group>
+        <Text size="xs" c="dimmed" aria-hidden>
+          ·
+        </Text>
+        <Group gap={3} wrap="nowrap">
+          <IconPointer size={13} stroke={1.8} color="var(--mantine-color-dimmed)" aria-hidden />
+          <Text size="xs" c="dimmed" style={{ fontVariantNumeric: 'tabular-nums' }}>
+            {clicks}
+          </Text>
+        </Group>
+      </Group>
+      {stats.missing ? <MissingSelector missing={stats.missing} /> : null}
+    </Stack>
+  );
+}
+
+function MissingSelector({ missing }: { missing: NonNullable<DcmStats['missing']> }) {
+  const seen = isValidDate(missing.last_seen) ? formatZoned(missing.last_seen) : '';
+  const detail = `Em ${missing.page}${seen ? `, visto por último em ${seen}` : ''}`;
+  return (
+    <Tooltip
+      label={`O elemento escolhido não apareceu nesta página: confira o seletor. ${detail}.`}
+      withArrow
+      multiline
+      w={300}
+    >
+      <Stack gap={2} maw={280}>
+        <Badge
+          size="sm"
+          radius="sm"
+          color="orange"
+          variant="light"
+          leftSection={<IconAlertTriangle size={12} />}
+          tt="none"
+          style={{ width: 'fit-content', overflow: 'visible' }}
+        >
+          seletor não encontrado
+        </Badge>
+        <Text size="xs" c="orange.8" truncate title={missing.page}>
+          {pathOf(missing.page)}
+          {seen ? ` · ${seen}` : ''}
+        </Text>
+      </Stack>
+    </Tooltip>
+  );
+}
+
+/** 'https://loja.com.br/produtos?x=1' → '/produtos?x=1': the row is narrow; the tooltip has the whole address. */
+function pathOf(page: string) {
+  try {
+    const url = new URL(page);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return page;
+  }
 }

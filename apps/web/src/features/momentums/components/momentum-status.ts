@@ -77,5 +77,27 @@ export const NOUN: Record<MomentumType, { one: string; many: string; title: stri
   dcm: { one: 'conteúdo', many: 'conteúdos', title: 'GCD' },
 };
 
-export const listPath = (type: MomentumType) => (type === 'campaign' ? '/v2/campaigns' : '/v2/momentums');
-export const formPath = (type: MomentumType) => (type === 'campaign' ? '/v2/campaign/create' : '/v2/momentum/create');
+export const listPath = (type: MomentumType) =>
+  type === 'campaign' ? '/v2/campaigns' : type === 'dcm' ? '/dcm' : '/v2/momentums';
+export const formPath = (type: MomentumType) =>
+  type === 'campaign' ? '/v2/campaign/create' : type === 'dcm' ? '/dcm/manager' : '/v2/momentum/create';
+/** The GCD manager reads ?uuid= and &viewonly (spec doc 2 §2.1); the v2 forms ?id= and &view=1. */
+export const editPath = (type: MomentumType, uuid: string) =>
+  type === 'dcm' ? `${formPath(type)}?uuid=${uuid}` : `${formPath(type)}?id=${uuid}`;
+export const viewPath = (type: MomentumType, uuid: string) =>
+  type === 'dcm' ? `${editPath(type, uuid)}&viewonly` : `${editPath(type, uuid)}&view=1`;
+
+/** The list's columns: the v2 lists (spec doc 2 §2.2) and the GCD listing (§2.6). */
+export const listColumns = (type: MomentumType) =>
+  type === 'dcm'
+    ? ['#', 'Título', 'Status', 'Data de Agendamento', 'Criado em', 'Atualizado em', 'Opções']
+    : ['#', 'Título', 'Status', 'Canal', 'Agendado para', 'Criado em', 'Atualizado em', 'Ações'];
+
+/** What the tag reported about a GCD item (added to each list item by the server; absent until it reports). */
+export interface DcmStats {
+  shown: number;
+  clicked: number;
+  missing: { page: string; last_seen: string } | null;
+}
+export const dcmStatsOf = (item: MomentumItem): DcmStats | undefined =>
+  (item as MomentumItem & { dcm_stats?: DcmStats }).dcm_stats;
