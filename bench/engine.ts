@@ -8,6 +8,11 @@
  *   campaign    100,000 subscribed persons generated with SQL (distinct endpoints, one shared key pair); an Active
  *               campaign created through the API; time from the create request to the 100,000th push.
  *
+ *   email, sms  MESSAGES (100,000) persons with an e-mail address / a mobile phone generated with SQL; an Amazon SES /
+ *               Zenvia channel integrated through the API with the credentials the local peers accept (SES: SigV4
+ *               verified on every request; Zenvia: HTTP Basic, duplicate ids refused); an Active campaign; time
+ *               from the create request to the last message at the peer, and duplicates (same delivery twice).
+ *
  * Creates a scratch database and drops it at the end. Writes the Engine section of bench/RESULTS.md (between
  * its markers) unless RESULTS=0. Knobs: LATENCY_SECONDS (20), RATE (1000 events/s), TRIGGER_EVERY (10),
  * CAMPAIGN (100000; 0 skips), PHASES (latency,campaign), PROFILE=1 (the server runs with --cpu-prof during the
@@ -21,6 +26,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { type SesPeer, startSesPeer } from '../apps/server/test/peers/ses-peer.ts';
+import { startZenviaPeer, type ZenviaPeer } from '../apps/server/test/peers/zenvia-peer.ts';
 import { type PushService, pushServiceCertPath, startPushService } from '../apps/server/test/push-service.ts';
 import { mergeProfiles, type ProfileSummary, summariseProfile } from './engine-profile.ts';
 
@@ -35,7 +42,11 @@ const WARMUP_SECONDS = Number(process.env.WARMUP_SECONDS ?? 5);
 const RATE = Number(process.env.RATE ?? 1000);
 const TRIGGER_EVERY = Number(process.env.TRIGGER_EVERY ?? 10);
 const CAMPAIGN = Number(process.env.CAMPAIGN ?? 100_000);
-const PHASES = (process.env.PHASES ?? 'latency,campaign').split(',');
+const PHASES = (process.env.PHASES ?? 'latency,campaign,email,sms').split(',');
+/** Persons of the e-mail (local SES peer) and SMS (local Zenvia peer) campaigns; 0 skips. */
+const MESSAGES = Number(process.env.MESSAGES ?? 100_000);
+const MESSAGES_TARGET_S = 60;
+const SES_KEYS = { accessKeyId: 'AKIABENCHMOTOR000001', secretAccessKey: 'bench/motor+segredo/0123456789abcdefghij' };
 const PROFILE = process.env.PROFILE === '1';
 /** 0: one ROLE=all process. N: one ROLE=api process (HTTP, matching) and N ROLE=worker processes (fan-out, sends). */
 const WORKERS = Number(process.env.WORKERS ?? 0);
@@ -602,10 +613,144 @@ async function campaign(
   };
 }
 
+// ------------------------------------------------------------------ e-mail and SMS campaigns
+
+interface MessageResult {
+  channel: 'AWS_SES' | 'ZENVIA';
+  persons: number;
+  generateSeconds: number;
+  firstSeconds: number;
+  fanoutSeconds: number;
+  lastSeconds: number;
+  perSecond: number;
+  received: number;
+  /** Messages that reached the peer twice for one delivery (the at-least-once window). */
+  duplicates: number;
+  statuses: Record<string, number>;
+  serverCores: number;
+  postgresCores: number;
+  benchCores: number;
+}
+
+async function messageCampaign(
+  client: ReturnType<typeof apiClient>,
+  companyUuid: string,
+  channel: 'AWS_SES' | 'ZENVIA',
+  peers: { ses: SesPeer; zenvia: ZenviaPeer },
+  server: Server,
+  db: pg.Client,
+): Promise<MessageResult> {
+  const tag = channel === 'AWS_SES' ? 'email' : 'sms';
+  const domain = await client.api('POST', '/domain/create', {
+    domain: { company_uuid: companyUuid, name: `Bench ${tag}`, domain: `https://bench-${tag}.example.com.br` },
+  });
+  await client.api('POST', '/channel/create', {
+    channel:
+      channel === 'AWS_SES'
+        ? {
+            domain_uuid: domain.uuid,
+            channel_type: 'AWS_SES',
+            properties: { ...SES_KEYS, region: 'sa-east-1', source: 'ofertas@bench.example.com.br' },
+          }
+        : {
+            domain_uuid: domain.uuid,
+            channel_type: 'ZENVIA',
+            properties: { login: 'bench', password: 'bench-zenvia', sender: 'Bench' },
+          },
+  });
+  const generated = performance.now();
+  await db.query(
+    `INSERT INTO persons (uuid, domain_uuid, visitor_id, attributes, email, phone)
+     SELECT gen_random_uuid(), $1::uuid, '${tag}-' || n, '{}'::jsonb,
+            'cliente' || n || '@bench.example.com.br', '119' || lpad(n::text, 8, '0')
+     FROM generate_series(1, $2::int) AS n`,
+    [domain.uuid, MESSAGES],
+  );
+  await db.query('ANALYZE persons');
+  const generateSeconds = (performance.now() - generated) / 1000;
+  const count = () => (channel === 'AWS_SES' ? peers.ses.received.length : peers.zenvia.received.length);
+  const before = count();
+  const cpu0 = server.cpu();
+  const pg0 = postgresCpuSeconds();
+  const own0 = process.cpuUsage();
+  const started = performance.now();
+  const momentum = await client.api('POST', '/momentum/create', {
+    domain_uuid: domain.uuid,
+    type: 'campaign',
+    momentum_title: `Campanha bench ${tag}`,
+    status: 'Active',
+    momentums: [
+      everyone,
+      {
+        type: 'dispatcher',
+        values: [
+          channel === 'AWS_SES'
+            ? {
+                filter: 'AWS_SES',
+                subject: 'Ofertas da semana',
+                body: '<h1>Olá!</h1><p>Frete grátis em <b>todo o site</b> até domingo.</p><a href="https://bench.example.com.br/ofertas">Ver ofertas</a>',
+              }
+            : {
+                filter: 'ZENVIA',
+                body: 'Bench: frete gratis ate domingo em todo o site. Responda SAIR para nao receber.',
+              },
+        ],
+      },
+    ],
+  });
+  let firstSeconds = Number.NaN;
+  let fanoutSeconds = Number.NaN;
+  for (;;) {
+    const s = (performance.now() - started) / 1000;
+    const got = count() - before;
+    if (got > 0 && Number.isNaN(firstSeconds)) firstSeconds = s;
+    if (Number.isNaN(fanoutSeconds)) {
+      const { rows } = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM deliveries WHERE momentum_uuid = $1',
+        [momentum.uuid],
+      );
+      if (Number(rows[0]!.n) >= MESSAGES) fanoutSeconds = s;
+    }
+    if (got >= MESSAGES || s > 300) break;
+    await sleep(200);
+  }
+  const lastSeconds = (performance.now() - started) / 1000;
+  const cpu1 = server.cpu();
+  const pg1 = postgresCpuSeconds();
+  const own = process.cpuUsage(own0);
+  await sleep(1000);
+  const { rows } = await db.query<{ status: string; n: number }>(
+    'SELECT status, count(*)::int AS n FROM deliveries WHERE momentum_uuid = $1 GROUP BY status',
+    [momentum.uuid],
+  );
+  const ids =
+    channel === 'AWS_SES'
+      ? peers.ses.received.slice(before).map((e) => e.tags.delivery)
+      : peers.zenvia.received.slice(before).map((m) => m.id);
+  const received = count() - before;
+  return {
+    channel,
+    persons: MESSAGES,
+    generateSeconds,
+    firstSeconds,
+    fanoutSeconds,
+    lastSeconds,
+    perSecond: received / lastSeconds,
+    received,
+    duplicates: ids.length - new Set(ids).size,
+    statuses: Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])),
+    serverCores: (cpu1 - cpu0) / lastSeconds,
+    postgresCores: (pg1 - pg0) / lastSeconds,
+    benchCores: (own.user + own.system) / 1e6 / lastSeconds,
+  };
+}
+
 // ------------------------------------------------------------------ report
 
 const START = '<!-- engine:start (written by npm run bench:engine) -->';
 const END = '<!-- engine:end -->';
+const MESSAGES_START = '<!-- engine-messages:start (written by npm run bench:engine) -->';
+const MESSAGES_END = '<!-- engine-messages:end -->';
 
 function report(
   meta: { pgVersion: string; seconds: number; load: number[] },
@@ -688,14 +833,50 @@ function report(
   return lines.join('\n');
 }
 
-function writeResults(section: string) {
+const waitingOf = (m: MessageResult) => (m.statuses.queued ?? 0) + (m.statuses.sending ?? 0);
+
+/** The e-mail and SMS phases: their own section, so a run of only these keeps the push figures. */
+function reportMessages(meta: { pgVersion: string; seconds: number; load: number[] }, messages: MessageResult[]) {
+  const lines: string[] = [
+    `- Date: ${new Date().toISOString().slice(0, 10)}; command \`PHASES=${PHASES.join(',')} MESSAGES=${MESSAGES} npm run bench:engine\`; whole run ${f0(meta.seconds)} s`,
+    `- Machine: \`nproc\` = ${os.availableParallelism()}; node ${process.version}; ${meta.pgVersion}`,
+    `- Load average at the start: ${meta.load.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min; above ~2 means other work shared the 2 cores)`,
+    '',
+    '| target | measured | verdict |',
+    '| --- | --- | --- |',
+  ];
+  for (const m of messages)
+    lines.push(
+      `| ${f0(m.persons)} ${m.channel === 'AWS_SES' ? 'e-mails through the local SES peer' : 'SMS through the local Zenvia peer'} ≤ ${MESSAGES_TARGET_S} s (PostgreSQL), zero lost | ${f1(m.lastSeconds)} s ${waitingOf(m) ? `when the bench stopped waiting, ${f0(waitingOf(m))} still queued or sending` : 'to the last message'} (${f0(m.perSecond)}/s), ${f0(Math.max(0, m.persons - (m.received - m.duplicates) - waitingOf(m)))} lost, ${f0(m.duplicates)} duplicates | ${m.received - m.duplicates >= m.persons && m.lastSeconds <= MESSAGES_TARGET_S ? '**met**' : '**missed**'} |`,
+    );
+  lines.push(
+    '',
+    '### E-mail and SMS campaigns',
+    '',
+    "Persons with an e-mail address and a mobile phone generated with SQL (not timed), the channel integrated through the API, an Active campaign created through the API; times from the create request. The SES peer verifies the SigV4 signature of every request and parses SESv2 SendEmail; the Zenvia peer checks HTTP Basic and the body, and refuses a repeated id. Both run in the bench's process.",
+    '',
+    '| channel | persons | first s | fan-out done s | last s | messages/s | received | duplicates | deliveries | server CPU | PostgreSQL CPU | bench CPU |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
+    ...messages.map(
+      (m) =>
+        `| ${m.channel} | ${f0(m.persons)} | ${f1(m.firstSeconds)} | ${f1(m.fanoutSeconds)} | ${f1(m.lastSeconds)} | ${f0(m.perSecond)} | ${f0(m.received)} | ${f0(m.duplicates)} | ${Object.entries(
+          m.statuses,
+        )
+          .map(([k, v]) => `${k} ${f0(v)}`)
+          .join(', ')} | ${m.serverCores.toFixed(2)} | ${m.postgresCores.toFixed(2)} | ${m.benchCores.toFixed(2)} |`,
+    ),
+  );
+  return lines.join('\n');
+}
+
+function writeResults(section: string, start = START, end = END, title = 'Engine') {
   if (!RESULTS) return;
   const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
-  const block = `${START}\n${section}\n${END}`;
+  const block = `${start}\n${section}\n${end}`;
   const next =
-    current.includes(START) && current.includes(END)
-      ? current.slice(0, current.indexOf(START)) + block + current.slice(current.indexOf(END) + END.length)
-      : `${current.trimEnd()}\n\n## Engine\n\n${block}\n`;
+    current.includes(start) && current.includes(end)
+      ? current.slice(0, current.indexOf(start)) + block + current.slice(current.indexOf(end) + end.length)
+      : `${current.trimEnd()}\n\n## ${title}\n\n${block}\n`;
   writeFileSync(RESULTS, next);
 }
 
@@ -710,6 +891,12 @@ async function main() {
   const databaseUrl = withDatabase(PG_URL, name);
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'impeto-bench-engine-'));
   const push = await startPushService({ decrypt: 'count-only' });
+  const ses = await startSesPeer({ credentials: { [SES_KEYS.accessKeyId]: SES_KEYS.secretAccessKey } });
+  const zenvia = await startZenviaPeer({ accounts: { bench: 'bench-zenvia' } });
+  // The server reaches the providers' local peers (startServer passes the environment on).
+  process.env.AWS_SES_ENDPOINT = ses.url;
+  process.env.ZENVIA_API_URL = zenvia.url;
+  const messages: MessageResult[] = [];
   let server: Server | undefined;
   const db = new pg.Client({ connectionString: databaseUrl });
   let lat: LatencyResult | null = null;
@@ -734,6 +921,18 @@ async function main() {
         `last push at ${f1(camp.lastPushSeconds)} s (${f0(camp.pushesPerSecond)}/s; fan-out done ${f1(camp.fanoutSeconds)} s; first push ${f1(camp.firstPushSeconds)} s)`,
       );
     }
+    for (const [phase, channel] of [
+      ['email', 'AWS_SES'],
+      ['sms', 'ZENVIA'],
+    ] as const) {
+      if (!PHASES.includes(phase) || MESSAGES <= 0) continue;
+      process.stdout.write(`  ${phase}: ${f0(MESSAGES)} persons … `);
+      const m = await messageCampaign(client, companyUuid, channel, { ses, zenvia }, server, db);
+      messages.push(m);
+      console.log(
+        `last message at ${f1(m.lastSeconds)} s (${f0(m.perSecond)}/s; ${f0(m.received)} received, ${f0(m.duplicates)} duplicates)`,
+      );
+    }
   } finally {
     await db.end().catch(() => {});
     await server?.stop();
@@ -743,16 +942,26 @@ async function main() {
       if (files.length) camp.profile = mergeProfiles(files.map((f) => summariseProfile(path.join(profileDir, f))));
     }
     await push.close();
+    await ses.close();
+    await zenvia.close();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
     rmSync(tmp, { recursive: true, force: true });
   }
-  const section = report({ pgVersion, seconds: (performance.now() - started) / 1000, load }, lat, camp);
-  console.log(`\n${section}\n`);
-  if (camp?.profile)
-    for (const fn of camp.profile.topFunctions) console.log(`  ${f1(fn.ms / 1000).padStart(6)} s  ${fn.name}`);
-  writeResults(section);
-  if (RESULTS) console.log(`written to ${path.relative(root, RESULTS)} (Engine section)`);
+  const meta = { pgVersion, seconds: (performance.now() - started) / 1000, load };
+  if (lat || camp) {
+    const section = report(meta, lat, camp);
+    console.log(`\n${section}\n`);
+    if (camp?.profile)
+      for (const fn of camp.profile.topFunctions) console.log(`  ${f1(fn.ms / 1000).padStart(6)} s  ${fn.name}`);
+    writeResults(section);
+  }
+  if (messages.length) {
+    const section = reportMessages(meta, messages);
+    console.log(`\n${section}\n`);
+    writeResults(section, MESSAGES_START, MESSAGES_END, 'Engine: e-mail and SMS');
+  }
+  if (RESULTS) console.log(`written to ${path.relative(root, RESULTS)}`);
 }
 
 await main();

@@ -5,6 +5,7 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 8123);
 export const baseURL = `http://127.0.0.1:${port}`;
+export const sesPeerPort = port + 1000;
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'impeto-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
 
@@ -54,6 +55,8 @@ export default defineConfig({
       ALLOW_PRIVATE_FETCH: '1',
       LOG_LEVEL: 'warn',
       AUTH_RATE_LIMIT: '500',
+      // The SES channel's local peer (e2e/specs/email-channel.spec.ts starts it on this port).
+      AWS_SES_ENDPOINT: `http://127.0.0.1:${sesPeerPort}`,
       NODE_EXTRA_CA_CERTS: path.resolve(import.meta.dirname, '../apps/server/test/fixtures/push-service.crt'),
     },
   },

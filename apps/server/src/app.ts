@@ -7,8 +7,12 @@ import swaggerUi from '@fastify/swagger-ui';
 import { isEnvelope, msg } from '@impeto/shared';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { createAknaAdapter } from './channels/akna.ts';
+import { createSesAdapter } from './channels/aws-ses.ts';
+import { createOneSignalAdapter } from './channels/onesignal.ts';
 import { createOnsiteAdapter } from './channels/onsite.ts';
 import { createWebPushAdapter } from './channels/web-push.ts';
+import { createZenviaAdapter } from './channels/zenvia.ts';
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { createEngine, type Engine } from './engine/engine.ts';
@@ -28,6 +32,7 @@ import { createIngestor, type Ingestor } from './modules/collect/ingest.ts';
 import { createSpool } from './modules/collect/spool.ts';
 import { companyRoutes } from './modules/company/company.routes.ts';
 import { createDcm } from './modules/dcm/dcm.service.ts';
+import { deliveriesRoutes } from './modules/deliveries/deliveries.routes.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { mediaFileRoutes, mediaRoutes } from './modules/media/media.routes.ts';
 import { momentumsRoutes } from './modules/momentums/momentums.routes.ts';
@@ -35,6 +40,7 @@ import { personsRoutes } from './modules/persons/persons.routes.ts';
 import { createRetention } from './modules/persons/retention.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { tagRoutes } from './modules/tag/tag.routes.ts';
+import { unsubscribeRoutes } from './modules/unsubscribe/unsubscribe.routes.ts';
 
 export interface AppDeps {
   /** An already open database (tests hand in a per-file copy); otherwise opened from the config. */
@@ -119,6 +125,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         ...(deps.engine?.pushCa ? { ca: deps.engine.pushCa } : {}),
       }),
       createOnsiteAdapter(ctx.db, ctx.clock, (domainUuid, visitorId) => engine.noteOnsite(domainUuid, visitorId)),
+      createZenviaAdapter({ baseUrl: config.providers.zenvia }),
+      createSesAdapter({ endpoint: config.providers.sesEndpoint }),
+      createAknaAdapter({ baseUrl: config.providers.akna }),
+      createOneSignalAdapter({ baseUrl: config.providers.oneSignal }),
     ],
   });
   ctx.engine = engine;
@@ -178,6 +188,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(collectRoutes(ctx, ingestor, engine));
   const captcha = createCaptcha(config.secretKey, config.captcha);
   await app.register(authPublicRoutes(ctx, captcha), { prefix: '/api' });
+  await app.register(unsubscribeRoutes(ctx), { prefix: '/api' });
   // company, channels, media (helper): media files are public, outside /api
   await app.register(mediaFileRoutes(ctx));
   await app.register(
@@ -191,6 +202,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       // company, channels, media (helper)
       await priv.register(companyRoutes(ctx));
       await priv.register(channelsRoutes(ctx));
+      await priv.register(deliveriesRoutes(ctx));
       await priv.register(mediaRoutes(ctx));
     },
     { prefix: '/api' },

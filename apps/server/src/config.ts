@@ -44,6 +44,11 @@ const envSchema = z.object({
   TRUSTED_GEO_HEADERS: z.enum(['none', 'cloudflare', 'vercel']).default('none'),
   /** The drizzle-kit migrations folder (tests point it at a copy with a broken migration). */
   MIGRATIONS_DIR: z.string().optional(),
+  /** Providers' base URLs (operator configuration; tests and staging point them at local peers). */
+  ZENVIA_API_URL: z.url().default('https://api-rest.zenvia.com'),
+  AKNA_API_URL: z.url().default('https://api.akna.com.br'),
+  ONESIGNAL_API_URL: z.url().default('https://api.onesignal.com'),
+  AWS_SES_ENDPOINT: z.url().optional(),
 });
 
 export interface Config {
@@ -83,6 +88,8 @@ export interface Config {
   migrationsDir: string;
   /** Proof-of-work cost of the sign-in captcha (PBKDF2 iterations, counter range). */
   captcha: { cost: number; counterMin: number; counterMax: number };
+  /** Base URLs of the SMS/e-mail/OneSignal providers; `sesEndpoint` undefined = the SDK's regional endpoint. */
+  providers: { zenvia: string; akna: string; oneSignal: string; sesEndpoint?: string };
 }
 
 const readOrCreateSecret = (dataDir: string) => {
@@ -143,5 +150,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedGeoHeaders: e.TRUSTED_GEO_HEADERS,
     migrationsDir: path.resolve(e.MIGRATIONS_DIR ?? path.join(import.meta.dirname, '../drizzle')),
     captcha: { cost: 1000, counterMin: 1000, counterMax: 3000 },
+    providers: {
+      zenvia: e.ZENVIA_API_URL,
+      akna: e.AKNA_API_URL,
+      oneSignal: e.ONESIGNAL_API_URL,
+      ...(e.AWS_SES_ENDPOINT ? { sesEndpoint: e.AWS_SES_ENDPOINT } : {}),
+    },
   };
 }

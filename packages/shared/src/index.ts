@@ -4,6 +4,7 @@ export * from './channels/channel.schema.ts';
 export * from './collect/collect.schema.ts';
 export * from './company/company.schema.ts';
 export * from './dcm/dcm-rule.ts';
+export * from './deliveries/delivery.schema.ts';
 export * from './domains/domain.schema.ts';
 export * from './domains/snippet.ts';
 export * from './engine/onsite.schema.ts';

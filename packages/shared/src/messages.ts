@@ -181,4 +181,19 @@ export const msg = {
     erased: 'Dados do visitante apagados definitivamente.',
     retentionInvalid: 'Informe a retenção em meses, de 1 a 120.',
   },
+  unsubscribe: {
+    title: 'Cancelar o recebimento de e-mails',
+    question: 'Você não receberá mais e-mails deste site. Confirma?',
+    confirm: 'Cancelar inscrição',
+    done: 'Pronto: você não receberá mais e-mails deste site.',
+    invalid: 'Link de cancelamento inválido.',
+  },
+  deliveryLog: {
+    listed: 'Entregas carregadas.',
+    momentumNotFound: 'Momentum não encontrado.',
+  },
+  frequencyCap: {
+    updated: 'Limite de frequência atualizado.',
+    invalid: 'Informe um número inteiro de 1 a 1000, ou deixe em branco para não limitar.',
+  },
 } as const;

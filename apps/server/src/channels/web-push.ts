@@ -97,7 +97,7 @@ export function buildPushPayload(delivery: Pick<ChannelDelivery, 'id' | 'content
   return payload as unknown as PushPayload;
 }
 
-function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
+export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   if (!v) return undefined;
   if (/^\s*\d+\s*$/.test(v)) return Number(v);

@@ -104,6 +104,9 @@ export const domains = pgTable(
     cartUrl: text('cart_url').notNull().default(''),
     /** Events older than this many months are purged by the daily retention job (LGPD: keep only what is needed). */
     retentionMonths: smallint('retention_months').notNull().default(13),
+    /** At most this many messages per person per 24 h / 7 days across every channel; null = no cap. */
+    frequencyCapDay: integer('frequency_cap_day'),
+    frequencyCapWeek: integer('frequency_cap_week'),
     createdAt: ts('created_at').notNull().defaultNow(),
     removedAt: ts('removed_at'),
   },
@@ -123,6 +126,9 @@ export const channels = pgTable(
     /** Secret properties as AES-256-GCM ciphertext (lib/secret-box), never sent back to a browser. */
     secrets: text('secrets'),
     active: boolean('active').notNull().default(true),
+    /** The provider refused the credentials (401/403 or its own code): shown in the dashboard until they are edited. */
+    refusedAt: ts('refused_at'),
+    refusedReason: text('refused_reason'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -298,6 +304,8 @@ export const DELIVERY_STATUSES = [
   'failed',
   'expired',
   'cancelled',
+  /** Not sent on purpose: no contact data, opted out, over the frequency cap. `error` says why. */
+  'skipped',
 ] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
@@ -338,6 +346,8 @@ export const deliveries = pgTable(
     index('deliveries_sending_idx').on(t.lockedAt).where(sql`status = 'sending'`),
     index('deliveries_momentum_person_idx').on(t.momentumUuid, t.personUuid),
     index('deliveries_person_idx').on(t.personUuid),
+    /** The frequency cap counts a person's recent sends (and reservations) across momentums and channels. */
+    index('deliveries_person_sent_idx').on(t.personUuid, t.sentAt).where(sql`sent_at IS NOT NULL`),
   ],
 );
 

@@ -178,11 +178,13 @@ export async function recordOutcomes(db: Db, outcomes: Outcome[], now: Date) {
         status = CASE WHEN r.status = 'sent' AND d.clicked_at IS NOT NULL THEN 'clicked'
                       WHEN r.status = 'sent' AND d.viewed_at IS NOT NULL THEN 'viewed' ELSE r.status END,
         error = r.error,
-        sent_at = coalesce(r.sent_at, d.sent_at),
+        -- sent_at of a delivery still sending is its frequency-cap reservation: kept only if it went out.
+        sent_at = CASE WHEN r.status = 'sent' THEN coalesce(r.sent_at, d.sent_at) ELSE NULL END,
         due_at = coalesce(r.due_at, d.due_at),
         attempts = CASE WHEN r.refund THEN greatest(d.attempts - 1, 0) ELSE d.attempts END,
         locked_at = NULL,
-        dedupe_key = CASE WHEN r.status IN ('cancelled', 'expired', 'failed') AND d.dedupe_key NOT LIKE '%:freed:%'
+        dedupe_key = CASE WHEN r.status IN ('cancelled', 'expired', 'failed', 'skipped')
+                            AND d.dedupe_key NOT LIKE '%:freed:%'
                           THEN d.dedupe_key || ':freed:' || d.id::text ELSE d.dedupe_key END,
         updated_at = ${now}
       FROM jsonb_to_recordset(${json(records)}) AS r(id uuid, status text, error text, sent_at timestamptz,
@@ -426,3 +428,74 @@ export const takeOnsite = (db: Db, domainUuid: string, visitorId: string, now: D
     WHERE q.person_uuid = p.uuid AND p.domain_uuid = ${domainUuid}::uuid AND p.visitor_id = ${visitorId}
     RETURNING q.payload, q.expires_at`,
   ).then((rows) => rows.filter((r) => new Date(r.expires_at) > now).map((r) => r.payload));
+
+/** The channel rows (credentials sealed) of these (domain, channel type) pairs, active ones only. */
+export const channelsFor = (db: Db, pairs: { domainUuid: string; channelType: string }[]) =>
+  pairs.length === 0
+    ? Promise.resolve([])
+    : queryRows<{
+        uuid: string;
+        domain_uuid: string;
+        channel_type: string;
+        properties: Record<string, string>;
+        secrets: string | null;
+        refused_at: Date | null;
+        refused_reason: string | null;
+      }>(
+        db,
+        sql`SELECT c.uuid, c.domain_uuid, c.channel_type, c.properties, c.secrets, c.refused_at, c.refused_reason
+            FROM channels c JOIN domains d ON d.uuid = c.domain_uuid
+            JOIN jsonb_to_recordset(${json(pairs)}) AS p("domainUuid" uuid, "channelType" text)
+              ON p."domainUuid" = c.domain_uuid AND p."channelType" = c.channel_type
+            WHERE c.active AND d.removed_at IS NULL`,
+      );
+
+/** The provider refused the channel's credentials: the dashboard shows it until they are edited. */
+export const markChannelRefused = (db: Db, channelUuid: string, reason: string, now: Date) =>
+  db.execute(sql`
+    UPDATE channels SET refused_at = ${now}, refused_reason = ${reason}
+    WHERE uuid = ${channelUuid}::uuid AND refused_at IS NULL`);
+
+export const domainCaps = (db: Db, uuids: string[]) =>
+  queryRows<{ uuid: string; frequency_cap_day: number | null; frequency_cap_week: number | null }>(
+    db,
+    sql`SELECT uuid, frequency_cap_day, frequency_cap_week FROM domains
+        WHERE uuid IN ${uuidList(uuids)} AND (frequency_cap_day IS NOT NULL OR frequency_cap_week IS NOT NULL)`,
+  );
+
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
+
+/**
+ * The frequency cap: may this delivery go out now? Under a transaction lock per person (two workers sending to
+ * the same person serialise here), counts the person's messages of the last 24 h and 7 days, sent or being sent
+ * (a delivery being sent holds its slot in `sent_at` until its outcome is recorded), and reserves the slot when
+ * there is room. Otherwise answers when the oldest counted message leaves the window.
+ */
+export async function reserveCapSlot(
+  db: Db,
+  input: { deliveryId: string; personUuid: string; now: Date; perDay: number | null; perWeek: number | null },
+): Promise<{ ok: true } | { ok: false; nextAt: Date }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`cap:${input.personUuid}`}, 0))`);
+    const rows = await queryRows<{ sent_at: string | Date }>(
+      tx as unknown as Db,
+      sql`SELECT sent_at FROM deliveries
+          WHERE person_uuid = ${input.personUuid}::uuid AND sent_at > ${new Date(input.now.getTime() - WEEK_MS)}
+            AND status IN ('sending', 'sent', 'viewed', 'clicked') AND id <> ${input.deliveryId}::uuid
+          ORDER BY sent_at`,
+    );
+    const times = rows.map((r) => new Date(r.sent_at).getTime());
+    let nextAt = 0;
+    const check = (cap: number | null, windowMs: number) => {
+      if (cap === null) return;
+      const inWindow = times.filter((t) => t > input.now.getTime() - windowMs);
+      if (inWindow.length >= cap) nextAt = Math.max(nextAt, inWindow[inWindow.length - cap]! + windowMs);
+    };
+    check(input.perDay, DAY_MS);
+    check(input.perWeek, WEEK_MS);
+    if (nextAt) return { ok: false as const, nextAt: new Date(nextAt + 1000) };
+    await tx.execute(sql`UPDATE deliveries SET sent_at = ${input.now} WHERE id = ${input.deliveryId}::uuid`);
+    return { ok: true as const };
+  });
+}

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ChannelAdapter, ChannelDelivery, SendResult } from '../channels/channel.ts';
 import type { AppContext, EngineHooks } from '../lib/context.ts';
 import { createSecretBox } from '../lib/secret-box.ts';
+import { unsubscribeUrl } from '../lib/unsubscribe-token.ts';
 import * as q from './deliveries.queries.ts';
 import { createJobRunner, defineJob, type JobDefinition, type JobRunner } from './jobs.ts';
 import { type CompiledMomentum, compileMomentum, type StoredEvent } from './matcher.ts';
@@ -25,7 +26,14 @@ export const engineMessages = {
   noChannel: 'Canal de envio indisponível para este momentum.',
   tooManyAttempts: 'Falhou após várias tentativas.',
   unsubscribed: 'Visitante sem inscrição de push.',
+  noProviderChannel: 'O domínio não tem este canal integrado (ou ele foi desativado).',
+  credentialsRefused: 'Credenciais recusadas pelo provedor',
+  frequencyCap: 'limite de frequência',
 } as const;
+
+/** Channels whose adapter needs the channel row's credentials. */
+const PROVIDER_CHANNELS = new Set(['ZENVIA', 'AWS_SES', 'AKNA', 'ONE_SIGNAL']);
+const EMAIL_CHANNELS = new Set(['AWS_SES', 'AKNA']);
 
 const PUSH_TTL_SECONDS = 2 * 24 * 3600;
 const ONSITE_TTL_SECONDS = 7 * 24 * 3600;
@@ -390,9 +398,31 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
         }),
       );
       const personOf = new Map(people.map((p) => [p.uuid, p]));
+      const providerPairs = uniq(
+        claimed.filter((c) => PROVIDER_CHANNELS.has(c.channel_type)).map((c) => `${c.domain_uuid}|${c.channel_type}`),
+      ).map((k) => ({ domainUuid: k.split('|')[0]!, channelType: k.split('|')[1]! }));
+      const [channelRows, capRows] = await Promise.all([
+        q.channelsFor(db, providerPairs),
+        q.domainCaps(db, uniq(claimed.map((c) => c.domain_uuid))),
+      ]);
+      const channelOf = new Map(
+        channelRows.map((c) => [
+          `${c.domain_uuid}|${c.channel_type}`,
+          {
+            uuid: c.uuid,
+            properties: { ...c.properties, ...(c.secrets ? JSON.parse(box.open(c.secrets)) : {}) } as Record<
+              string,
+              unknown
+            >,
+            refused: c.refused_at ? (c.refused_reason ?? engineMessages.credentialsRefused) : null,
+          },
+        ]),
+      );
+      const capOf = new Map(capRows.map((c) => [c.uuid, c]));
       let outcomes: q.Outcome[] = [];
       let sent: { personUuid: string; momentumUuid: string }[] = [];
       const gone: string[] = [];
+      const refused = new Map<string, string>();
       // Outcomes are written every RECORD_EVERY sends, not once per claimed batch: a worker that dies
       // mid-batch leaves only its last few sends unrecorded (the at-least-once window, DESIGN.md §11).
       let recording = Promise.resolve();
@@ -429,6 +459,30 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
         const adapter = compiled.channelType ? adapters.get(compiled.channelType) : undefined;
         const key = keys.get(d.domain_uuid);
         if (!adapter || !compiled.content || !key) return done('failed', engineMessages.noChannel);
+        const channel = PROVIDER_CHANNELS.has(adapter.type)
+          ? channelOf.get(`${d.domain_uuid}|${adapter.type}`)
+          : undefined;
+        if (PROVIDER_CHANNELS.has(adapter.type)) {
+          if (!channel) return done('failed', engineMessages.noProviderChannel);
+          // Refused credentials fail fast: no call the provider would refuse again, thousands of times.
+          if (channel.refused) return done('failed', channel.refused);
+        }
+        const cap = capOf.get(d.domain_uuid);
+        if (cap) {
+          const slot = await q.reserveCapSlot(db, {
+            deliveryId: d.id,
+            personUuid: d.person_uuid,
+            now,
+            perDay: cap.frequency_cap_day,
+            perWeek: cap.frequency_cap_week,
+          });
+          if (!slot.ok) {
+            // With 'Permitir mais de um envio' the message waits for the next allowed moment; otherwise it is skipped.
+            return compiled.repeats.length > 0
+              ? done('queued', engineMessages.frequencyCap, { dueAt: slot.nextAt, refund: true })
+              : done('skipped', engineMessages.frequencyCap);
+          }
+        }
         const delivery: ChannelDelivery = {
           id: d.id,
           momentumUuid: d.momentum_uuid,
@@ -442,7 +496,10 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
             attributes: person.attributes,
           },
           content: compiled.content,
-          channelProperties: {},
+          channelProperties: channel?.properties ?? {},
+          ...(EMAIL_CHANNELS.has(adapter.type)
+            ? { unsubscribeUrl: unsubscribeUrl(ctx.config.publicUrl, ctx.config.secretKey, person.uuid) }
+            : {}),
           ttlSeconds: compiled.channelType === 'SUPERARE_WEBVIEW' ? ONSITE_TTL_SECONDS : PUSH_TTL_SECONDS,
         };
         let result: SendResult;
@@ -458,6 +515,11 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
           return;
         }
         if (result.gone) gone.push(d.person_uuid);
+        if (result.skipped) return done('skipped', result.reason);
+        if (result.credentialsRefused && channel) {
+          channel.refused = result.reason;
+          refused.set(channel.uuid, result.reason);
+        }
         if (result.transient && d.attempts < MAX_ATTEMPTS) {
           const wait = result.retryAfterSeconds ?? backoffSeconds(d.attempts);
           return done('queued', result.reason, { dueAt: new Date(clock.now().getTime() + wait * 1000) });
@@ -468,6 +530,10 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
       record();
       await recording;
       if (gone.length) await markGone(uniq(gone));
+      for (const [uuid, reason] of refused) {
+        await q.markChannelRefused(db, uuid, reason, clock.now());
+        log.warn({ channel: uuid, reason }, 'credenciais do canal recusadas pelo provedor');
+      }
       return claimed.length;
     } finally {
       clearInterval(renewal);

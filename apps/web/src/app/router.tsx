@@ -25,6 +25,7 @@ const MomentumCreatePage = lazy(() => import('../features/momentums/pages/moment
 const CampaignCreatePage = lazy(() => import('../features/campaigns/pages/campaign-form-page.tsx'));
 const MomentumDiagramPage = lazy(() => import('../features/diagram/pages/momentum-diagram-page.tsx'));
 const CampaignDiagramPage = lazy(() => import('../features/diagram/pages/campaign-diagram-page.tsx'));
+const DeliveryLogPage = lazy(() => import('../features/deliveries/pages/delivery-log-page.tsx'));
 const DcmPage = lazy(() => import('../features/dcm/pages/dcm-page.tsx'));
 const DcmManagerPage = lazy(() => import('../features/dcm/pages/dcm-manager-page.tsx'));
 const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
@@ -84,6 +85,7 @@ export const routes: RouteObject[] = [
               { path: '/v2/campaign/create', element: <CampaignCreatePage /> },
               { path: '/momentum/diagram', element: <MomentumDiagramPage /> },
               { path: '/campaign/diagram', element: <CampaignDiagramPage /> },
+              { path: '/v2/deliveries', element: <DeliveryLogPage /> },
               { path: '/dcm', element: <DcmPage /> },
               { path: '/dcm/manager', element: <DcmManagerPage /> },
             ],

@@ -178,6 +178,8 @@ export interface ChannelItem {
   properties: Record<string, string>;
   updated_at: string;
   active: boolean;
+  /** The provider refused the credentials when the engine last sent ('Credenciais recusadas pelo provedor'). */
+  credentials_refused?: { at: string; reason: string };
 }
 
 /** What creating SUPERARE_NOTIFICATION answers in `data` (spec doc 1 §3, §7). */

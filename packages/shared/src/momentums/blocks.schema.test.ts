@@ -465,6 +465,16 @@ describe('dispatcherBlockSchema', () => {
     ['e-mail without body', dispatcher({ filter: 'AWS_SES', subject: 's' }), m.emailBodyRequired],
     ['akna missing fields', dispatcher({ filter: 'AKNA', action_id: 'a' }), m.aknaFieldRequired],
     ['one signal without title', dispatcher({ filter: 'ONE_SIGNAL', url: 'https://x.com' }), m.oneSignalFieldRequired],
+    [
+      'one signal without the portuguese message',
+      dispatcher({ filter: 'ONE_SIGNAL', title: 't', url: 'https://x.com', message_en: 'Hi' }),
+      m.oneSignalPtRequired,
+    ],
+    [
+      'one signal without the english message',
+      dispatcher({ filter: 'ONE_SIGNAL', title: 't', url: 'https://x.com', message_pt: 'Oi' }),
+      m.oneSignalEnRequired,
+    ],
     ['webview without type', dispatcher({ filter: 'SUPERARE_WEBVIEW' }), m.webviewTypeRequired],
     [
       'webview non-text props',

@@ -65,6 +65,9 @@ export const filterMessages = {
   emailBodyRequired: 'Informe o conteúdo do e-mail.',
   aknaFieldRequired: 'Preencha todos os campos da Akna (o e-mail de retorno é opcional).',
   oneSignalFieldRequired: 'Informe o título e a URL da notificação OneSignal.',
+  oneSignalPtRequired: 'Informe a mensagem em português da notificação OneSignal.',
+  oneSignalEnRequired: 'Informe a mensagem em inglês da notificação OneSignal.',
+  oneSignalImageInvalid: 'Informe uma URL válida para a imagem da notificação OneSignal.',
   webviewTypeRequired: 'Escolha o tipo da mensagem on-site.',
   webviewPropsInvalid: 'As propriedades da mensagem on-site devem ser textos.',
   dcmBehaviorInvalid: 'Escolha onde inserir o conteúdo: beforeend, afterbegin ou replace.',
@@ -981,6 +984,13 @@ const dispatcherValues = z.discriminatedUnion(
     looseDispatcher('ONE_SIGNAL', {
       title: text(m.oneSignalFieldRequired, 500),
       url: httpUrl(m.oneSignalFieldRequired),
+      message_pt: text(m.oneSignalPtRequired, 2000),
+      message_en: text(m.oneSignalEnRequired, 2000),
+      web_image: z
+        .string({ error: m.oneSignalImageInvalid })
+        .trim()
+        .optional()
+        .pipe(z.union([z.literal(''), httpUrl(m.oneSignalImageInvalid)]).optional()),
     }),
     looseDispatcher('SUPERARE_WEBVIEW', {
       webview_type: text(m.webviewTypeRequired, 100),

@@ -47,7 +47,7 @@ export const updateChannel = async (
   db: Db,
   companyUuid: string,
   channelUuid: string,
-  set: Pick<ChannelRow, 'properties' | 'secrets' | 'updatedAt'>,
+  set: Pick<ChannelRow, 'properties' | 'secrets' | 'updatedAt' | 'refusedAt' | 'refusedReason'>,
 ) => {
   const owned = db
     .select({ uuid: domains.uuid })

@@ -60,6 +60,9 @@ export const toChannelItem = (row: q.ChannelRow): ChannelItem => {
     properties: { ...row.properties, ...masked },
     updated_at: row.updatedAt.toISOString(),
     active: row.active,
+    ...(row.refusedAt
+      ? { credentials_refused: { at: row.refusedAt.toISOString(), reason: row.refusedReason ?? '' } }
+      : {}),
   };
 };
 
@@ -185,6 +188,9 @@ export async function updateChannel(ctx: AppContext, companyUuid: string, input:
     properties,
     secrets: seal(ctx, secrets),
     updatedAt: ctx.clock.now(),
+    // New credentials: the engine tries them again.
+    refusedAt: null,
+    refusedReason: null,
   });
   if (!updated) throw channelNotFound();
   return toChannelItem(updated);

@@ -51,25 +51,44 @@ export const diagramMessages = {
 // ------------------------------------------------------------------ channel (dispatcher)
 
 /** Extra text fields of the channel types the diagram can fill besides push and webview (spec doc 2 §3.5). */
-export const TEXT_CHANNEL_FIELDS: Record<string, { key: string; label: string; required: boolean; long?: boolean }[]> =
-  {
-    ZENVIA: [{ key: 'body', label: 'Texto do SMS', required: true, long: true }],
-    AWS_SES: [
-      { key: 'subject', label: 'Assunto', required: true },
-      { key: 'body', label: 'Conteúdo do e-mail', required: true, long: true },
-    ],
-    AKNA: [
-      { key: 'action_id', label: 'ID da ação', required: true },
-      { key: 'message_id', label: 'ID da mensagem', required: true },
-      { key: 'name_sender', label: 'Nome do remetente', required: true },
-      { key: 'mail_sender', label: 'E-mail do remetente', required: true },
-      { key: 'subject', label: 'Assunto', required: true },
-      { key: 'mail_return', label: 'E-mail de retorno', required: false },
-    ],
-  };
+export const TEXT_CHANNEL_FIELDS: Record<
+  string,
+  { key: string; label: string; required: boolean; long?: boolean; max?: number }[]
+> = {
+  ZENVIA: [{ key: 'body', label: 'Texto do SMS', required: true, long: true, max: 160 }],
+  AWS_SES: [
+    { key: 'subject', label: 'Assunto', required: true },
+    { key: 'body', label: 'Conteúdo do e-mail', required: true, long: true },
+  ],
+  AKNA: [
+    { key: 'action_id', label: 'ID da ação', required: true },
+    { key: 'message_id', label: 'ID da mensagem', required: true },
+    { key: 'name_sender', label: 'Nome do remetente', required: true },
+    { key: 'mail_sender', label: 'E-mail do remetente', required: true },
+    { key: 'subject', label: 'Assunto', required: true },
+    { key: 'mail_return', label: 'E-mail de retorno', required: false },
+  ],
+  ONE_SIGNAL: [
+    { key: 'title', label: 'Título', required: true },
+    { key: 'url', label: 'URL de destino', required: true },
+    { key: 'message_pt', label: 'Mensagem em português', required: true, long: true },
+    { key: 'message_en', label: 'Mensagem em inglês', required: true, long: true },
+    { key: 'web_image', label: 'Imagem (URL)', required: false },
+  ],
+};
 export const PUSH_FIELDS = ['name', 'title', 'message', 'icon_uri', 'image', 'redirect_uri'] as const;
-/** Channel types the diagram offers; SUPERARE_NOTIFICATION is hidden and ONE_SIGNAL has no form (READINGS A-20). */
-export const DIAGRAM_CHANNEL_TYPES = ['CELL_NOTIFICATION', 'SUPERARE_WEBVIEW', 'ZENVIA', 'AWS_SES', 'AKNA'] as const;
+/**
+ * Channel types the diagram offers; SUPERARE_NOTIFICATION is hidden. ONE_SIGNAL has no card on the channels page
+ * (READINGS A-20), but a domain that integrated it through the API can use it here, with both messages required.
+ */
+export const DIAGRAM_CHANNEL_TYPES = [
+  'CELL_NOTIFICATION',
+  'SUPERARE_WEBVIEW',
+  'ZENVIA',
+  'AWS_SES',
+  'AKNA',
+  'ONE_SIGNAL',
+] as const;
 export const CHANNEL_LABELS: Record<string, string> = {
   CELL_NOTIFICATION: 'Notificação push',
   SUPERARE_WEBVIEW: 'Mensagem on-site (Webview)',

@@ -154,6 +154,35 @@ describe('diagram editor', () => {
     expect(messageCounter().getAttribute('data-level')).toBe('danger');
   });
 
+  it('offers OneSignal and SMS when integrated: OneSignal asks both messages, SMS counts up to 160', async () => {
+    const integrated = (channel_type: string, n: number) => ({
+      ...pushChannel,
+      uuid: `${n}${PUSH.slice(1)}`,
+      channel_type,
+    });
+    serve((url) =>
+      url === `/api/domain/channels/${DOMAIN}`
+        ? { body: { message: 'ok', data: [pushChannel, integrated('ONE_SIGNAL', 3), integrated('ZENVIA', 4)] } }
+        : undefined,
+    );
+    renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    for (const name of ['Adicionar Filtro', 'Adicionar Gatilho', 'Adicionar Canal']) {
+      await userEvent.click(await screen.findByRole('button', { name }, { timeout: 15_000 }));
+      if (name !== 'Adicionar Canal') await backToBlocks();
+    }
+    await userEvent.click(field(/^Canal/));
+    await userEvent.click(await screen.findByRole('option', { name: 'OneSignal' }));
+    for (const label of [/^Título/, /^URL de destino/, /^Mensagem em português/, /^Mensagem em inglês/, /^Imagem/])
+      expect(await waitFor(() => field(label))).toBeTruthy();
+
+    await userEvent.click(field(/^Canal/));
+    await userEvent.click(await screen.findByRole('option', { name: 'SMS (Zenvia)' }));
+    const body = await waitFor(() => field(/^Texto do SMS/));
+    fireEvent.change(body, { target: { value: 'a'.repeat(161) } });
+    expect(await screen.findByText('161/160 caracteres')).toBeTruthy();
+    expect(screen.getByText('A Zenvia envia até 160 caracteres por SMS; textos maiores são recusados.')).toBeTruthy();
+  });
+
   it('without a title, saving warns and sends nothing; a draft then goes to /momentum/create', async () => {
     const calls = serve((url) =>
       url === '/api/momentum/create'

@@ -64,15 +64,28 @@ export function ChannelCard({
       <Stack gap={6} mt="md" style={{ flex: 1 }}>
         <Group gap="xs">
           <Text fw={700}>{definition.title}</Text>
-          {active ? (
+          {active && !channel?.credentials_refused ? (
             <Badge size="sm" variant="light" color="green" radius="sm">
               Ativo
             </Badge>
+          ) : null}
+          {channel?.credentials_refused ? (
+            <Tooltip label={channel.credentials_refused.reason} multiline w={280} withArrow>
+              <Badge size="sm" variant="filled" color="red" radius="sm">
+                Credenciais recusadas pelo provedor
+              </Badge>
+            </Tooltip>
           ) : null}
         </Group>
         <Text size="sm" c="dimmed">
           {definition.description}
         </Text>
+        {channel?.credentials_refused ? (
+          <Text size="xs" c="red" role="alert">
+            Os envios deste canal estão parados desde {formatDate(channel.credentials_refused.at)}. Edite as credenciais
+            para voltar a enviar.
+          </Text>
+        ) : null}
       </Stack>
       <Group justify="space-between" mt="lg" wrap="nowrap" mih={30}>
         {active ? (

@@ -200,4 +200,44 @@ describe('channels page', () => {
     expect(within(dialog).getByText(/gero\('optin', 'topbox'\)/)).toBeTruthy();
     expect(within(dialog).getAllByRole('button', { name: 'Copiar código' })).toHaveLength(2);
   });
+
+  it('marks a channel whose credentials the provider refused', async () => {
+    serve([
+      {
+        ...channel('ZENVIA', { sender: 'AURORA', token: SECRET_MASK }),
+        credentials_refused: {
+          at: '2026-03-11T09:00:00.000Z',
+          reason: 'Credenciais recusadas pelo provedor (Zenvia, 401)',
+        },
+      },
+    ]);
+    renderApp(`/channels?domain=${DOMAIN}`);
+    const card = await ready();
+    expect(within(card).getByText('Credenciais recusadas pelo provedor')).toBeTruthy();
+    expect(within(card).getByRole('alert').textContent).toContain('Edite as credenciais');
+    expect(within(card).queryByText('Ativo')).toBeNull();
+  });
+
+  it('saves the frequency cap across channels; empty means no cap', async () => {
+    const calls = mockFetch((url, init) => {
+      if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
+      if (url === `/api/domain/channels/${DOMAIN}`) return { body: { message: 'ok', data: [] } };
+      if (url === `/api/domain/frequency/${DOMAIN}` && init.method === 'PUT')
+        return { body: { message: msg.frequencyCap.updated, data: (init.json as { domain: unknown }).domain } };
+      if (url === `/api/domain/frequency/${DOMAIN}`)
+        return { body: { message: 'ok', data: { frequency_cap_day: 2, frequency_cap_week: null } } };
+      return undefined;
+    });
+    renderApp(`/channels?domain=${DOMAIN}`);
+    const section = await screen.findByRole('region', { name: 'Limite de frequência' }, { timeout: 5000 });
+    const day = await within(section).findByRole('textbox', { name: 'Por dia (24 horas)' });
+    await waitFor(() => expect((day as HTMLInputElement).value).toBe('2'));
+    await userEvent.type(within(section).getByRole('textbox', { name: 'Por semana (7 dias)' }), '10');
+    await userEvent.clear(day);
+    await userEvent.click(within(section).getByRole('button', { name: 'Salvar limite' }));
+    expect(await screen.findByText(msg.frequencyCap.updated)).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')?.json).toEqual({
+      domain: { frequency_cap_day: null, frequency_cap_week: 10 },
+    });
+  });
 });

@@ -10,6 +10,7 @@ import { useChannels } from '../api/list-channels.ts';
 import { ChannelCard } from '../components/channel-card.tsx';
 import { CHANNEL_CARDS, channelDefinition } from '../components/channel-catalog.tsx';
 import { ChannelModal, type ChannelModalMode } from '../components/channel-modal.tsx';
+import { FrequencyCapCard } from '../components/frequency-cap-card.tsx';
 
 const GRID = { base: 1, sm: 2, lg: 3 };
 
@@ -72,6 +73,7 @@ export default function ChannelsPage() {
               ))}
         </SimpleGrid>
       )}
+      {domainUuid ? <FrequencyCapCard domainUuid={domainUuid} /> : null}
       {modal && definition ? (
         <ChannelModal
           key={modal.type}

@@ -260,7 +260,13 @@ export function ChannelForm({ domainUuid, siteRoot, value, onChange, errors = {}
             autosize
             minRows={3}
             onChange={(e) => setField(f.key, e.currentTarget.value)}
-            error={errors[f.key]}
+            error={
+              errors[f.key] ??
+              (f.max && [...field(f.key)].length > f.max
+                ? `A Zenvia envia até ${f.max} caracteres por SMS; textos maiores são recusados.`
+                : undefined)
+            }
+            description={f.max ? `${[...field(f.key)].length}/${f.max} caracteres` : undefined}
             readOnly={readOnly}
             withAsterisk={f.required}
           />

@@ -8,6 +8,7 @@ import {
   IconArrowsMaximize,
   IconArrowsMinimize,
   IconCheck,
+  IconListDetails,
 } from '@tabler/icons-react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { type CSSProperties, useEffect, useMemo, useRef, useState } from 'react';
@@ -292,16 +293,29 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: Diag
           titleLocked={!isDraft}
           readOnly={viewOnly}
         />
-        <Tooltip label={expanded ? 'Recolher o quadro' : 'Expandir o quadro (esconde o menu lateral)'}>
-          <Button
-            variant="default"
-            size="sm"
-            leftSection={expanded ? <IconArrowsMinimize size={16} /> : <IconArrowsMaximize size={16} />}
-            onClick={() => setExpanded((e) => !e)}
-          >
-            {expanded ? 'Recolher' : 'Expandir'}
-          </Button>
-        </Tooltip>
+        <Group gap="xs" wrap="nowrap">
+          {item ? (
+            <Button
+              component={Link}
+              to={withDomain(`/v2/deliveries?id=${item.uuid}`, domainUuid)}
+              variant="default"
+              size="sm"
+              leftSection={<IconListDetails size={16} />}
+            >
+              Entregas
+            </Button>
+          ) : null}
+          <Tooltip label={expanded ? 'Recolher o quadro' : 'Expandir o quadro (esconde o menu lateral)'}>
+            <Button
+              variant="default"
+              size="sm"
+              leftSection={expanded ? <IconArrowsMinimize size={16} /> : <IconArrowsMaximize size={16} />}
+              onClick={() => setExpanded((e) => !e)}
+            >
+              {expanded ? 'Recolher' : 'Expandir'}
+            </Button>
+          </Tooltip>
+        </Group>
       </Group>
 
       <Group gap="sm" align="stretch" wrap="nowrap" flex={1} mih={0}>

@@ -70,6 +70,9 @@ function Fact({ label, value, copyLabel }: { label: string; value: string; copyL
 }
 
 /** The script modal (doc 1 §2): tag snippet, tag-manager and service-worker instructions. */
+/** The conversion call of tag 1.3.0+ (packages/tracker README). */
+const CONVERSION_EXAMPLE = "gero('conversion', { value: 349.90, order_id: 'PED-123' });";
+
 export function ScriptModal({
   opened,
   onClose,
@@ -183,7 +186,38 @@ export function ScriptModal({
 
           <Divider />
 
-          <Step number={4} title="Verifique a instalação">
+          <Step number={4} title="Identifique quem se cadastra (SMS, e-mail e OneSignal)">
+            <Text size="sm" c="dimmed">
+              Quando o visitante informar seus dados (cadastro, login, compra), chame <Code>gero('identify', …)</Code>.
+              SMS e e-mail só chegam a quem foi identificado com telefone ou e-mail; o OneSignal encontra a pessoa pelo{' '}
+              <Code>external_id</Code>, o mesmo que o site passa para <Code>OneSignal.login(…)</Code>.
+            </Text>
+            <CopyCodeBlock
+              code={
+                "gero('identify', {\n  email: 'cliente@exemplo.com.br',\n  phone: '(11) 98765-4321',\n  external_id: 'id-do-cliente-no-seu-site',\n});"
+              }
+              copyLabel="Copiar exemplo"
+            />
+            <Text size="xs" c="dimmed">
+              Para quem não quer SMS, envie <Code>sms_optout: true</Code> no mesmo comando. Cada e-mail traz um link de
+              cancelamento em um clique; quem cancela não recebe mais e-mails deste site.
+            </Text>
+          </Step>
+
+          <Divider />
+
+          <Step number={5} title="Registre as vendas (conversões)">
+            <Text size="sm" c="dimmed">
+              Na página de confirmação do pedido, informe o valor em reais e o número do pedido. A venda é creditada à
+              última mensagem que a pessoa clicou nos últimos 7 dias (ou viu no último dia) e aparece no desempenho dos
+              momentums, no Analytics; o mesmo pedido enviado de novo conta uma vez só.
+            </Text>
+            <CopyCodeBlock code={CONVERSION_EXAMPLE} copyLabel="Copiar exemplo de conversão" />
+          </Step>
+
+          <Divider />
+
+          <Step number={6} title="Verifique a instalação">
             <Text size="sm" c="dimmed">
               Depois de publicar, clique em <b>Verificar</b> na página de domínios. O domínio fica ativo quando o script
               e o service worker são encontrados.

@@ -5,6 +5,7 @@ import {
   IconAlertTriangle,
   IconClock,
   IconEye,
+  IconListDetails,
   IconPencil,
   IconPlayerPause,
   IconPlayerPlay,
@@ -207,6 +208,11 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
                 onClick={() => navigate(viewPath(item.type, item.uuid))}
               />
             ) : null}
+            <Action
+              label={`Entregas de ${title}`}
+              icon={<IconListDetails size={17} />}
+              onClick={() => navigate(`/v2/deliveries?id=${item.uuid}`)}
+            />
             {actions.edit ? <Action label={`Editar ${title}`} icon={<IconPencil size={17} />} onClick={edit} /> : null}
             {actions.remove ? (
               <Action
