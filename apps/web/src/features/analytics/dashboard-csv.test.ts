@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { csvValue, toCsv } from '../../lib/csv.ts';
+import { dashboardCsv, exportFileName } from './dashboard-csv.ts';
+
+describe('dashboard CSV (READINGS A-24)', () => {
+  it('quotes values with commas, quotes or line breaks, and ends every row with CRLF', () => {
+    expect(csvValue('a,b')).toBe('"a,b"');
+    expect(csvValue('diz "oi"')).toBe('"diz ""oi"""');
+    expect(csvValue('linha\nquebrada')).toBe('"linha\nquebrada"');
+    expect(csvValue(1234.5)).toBe('1234.5');
+    expect(csvValue(null)).toBe('');
+    expect(
+      toCsv([
+        ['a', 1],
+        ['b,c', 2],
+      ]),
+    ).toBe('a,1\r\n"b,c",2\r\n');
+  });
+
+  it('names the file after the export date', () => {
+    expect(exportFileName('2026-11-23')).toBe('cell_dashboard_export_2026-11-23.csv');
+  });
+
+  it('writes one block per widget with its header row, empty rows for widgets without data', () => {
+    const text = dashboardCsv({
+      domainName: 'Loja Aurora',
+      range: { start: '2026-11-01', end: '2026-11-02' },
+      visits: { count: 1500, previous: 1000 },
+      momentums: { active: 2, inactive: 1 },
+      mostViewed: {
+        message: 'Most viewed pages have been loaded.',
+        rows: [{ url: 'https://loja.example.com/busca?q=tênis,azul', mobile: 3, desktop: 1, count: 4 }],
+      },
+      performance: [
+        {
+          momentum_uuid: 'x',
+          momentum_title: 'Oferta "relâmpago"',
+          type: 'momentum',
+          notifications_sent: 10,
+          notifications_viewed: 8,
+          notifications_clicked: 2,
+          notifications_ctr: 20,
+          not_convertion: 1,
+          not_convertion_profit: 1234.5,
+          not_cart_access: 1,
+          not_cart_access_percent: 10,
+        },
+      ],
+      optins: [
+        { date: '2026-11-01', optins: 5, optouts: 1 },
+        { date: '2026-11-02', optins: 0, optouts: 0 },
+      ],
+    });
+    expect(text).toBe(
+      [
+        'Painel',
+        'Domínio,Início,Fim',
+        'Loja Aurora,2026-11-01,2026-11-02',
+        '',
+        'Visualizações de página',
+        'Visualizações,Período anterior',
+        '1500,1000',
+        '',
+        'Visitantes',
+        'Visitantes,Período anterior',
+        '',
+        'Momentums',
+        'Inativos,Ativos',
+        '1,2',
+        '',
+        'Visitantes agora',
+        'Visitantes,Em',
+        '',
+        'Páginas mais visitadas',
+        'URL,Mobile,Desktop,Total',
+        '"https://loja.example.com/busca?q=tênis,azul",3,1,4',
+        '',
+        'Visitantes por categoria',
+        'Categoria,Visitantes',
+        '',
+        'Visitantes por dispositivo',
+        'Dispositivo,Visitantes',
+        '',
+        'Base por canal',
+        'Canal,Pessoas,Novas no período',
+        '',
+        'Desempenho dos momentums',
+        'Momentum,Tipo,Enviadas,Visualizadas,Cliques,CTR (%),Conversões,Receita (R$),Acessos ao carrinho,% carrinho',
+        '"Oferta ""relâmpago""",Momentum,10,8,2,20,1,1234.50,1,10',
+        '',
+        'Impacto por momentum',
+        'Data,Momentum,Enviadas,Visualizadas,Cliques',
+        '',
+        'Impacto por evento',
+        'Data,Categoria,Visitantes',
+        '',
+        'Opt-ins e opt-outs por dia',
+        'Data,Opt-ins,Opt-outs',
+        '2026-11-01,5,1',
+        '2026-11-02,0,0',
+        '',
+      ].join('\r\n'),
+    );
+  });
+});
