@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { useSelectedDomain } from '../../../lib/domain-store.ts';
 import { formatDay } from '../../../lib/format.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { visitorsByCategoryQueryOptions } from '../api/visitors-by-category.ts';
 import { BaseByChannel } from '../components/base-by-channel.tsx';
 import { ConversionSettingsModal } from '../components/conversion-settings-modal.tsx';
@@ -31,6 +32,7 @@ import { rangeFromParams, todayInZone } from '../range.ts';
  * shell's guard sends to /domains when there is no usable one); the period lives in `?start=&end=`.
  */
 export default function AnalyticsPage() {
+  usePageTitle('Analytics');
   const [params, setParams] = useSearchParams();
   const domainUuid = params.get('domain') ?? '';
   const selected = useSelectedDomain();
