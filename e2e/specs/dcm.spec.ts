@@ -181,13 +181,13 @@ test('GCD shows at most `recurrence` times per visitor and nothing to a visitor 
   await visitor.close();
 });
 
-test('a selector that matches nothing for 10 s is reported and reaches the list API with the page', async ({
+test('a selector that matches nothing for 10 s is reported, reaches the list API with the page and shows on the GCD list', async ({
   page,
   request,
   browser,
   testSite,
 }) => {
-  const { create, list } = await setUp(page, request, testSite);
+  const { domain, create, list } = await setUp(page, request, testSite);
   const broken = await create('Seletor quebrado', [
     onPage('/carrinho'),
     html({ htmlElement: '#barra-de-ofertas', tagBehavior: 'beforeend', customHtml: '<p>Oferta</p>' }),
@@ -204,4 +204,11 @@ test('a selector that matches nothing for 10 s is reported and reaches the list 
   expect(missing.page).toBe(`${testSite.url}/carrinho`);
   expect(Math.abs(Date.parse(missing.last_seen) - Date.now())).toBeLessThan(60_000);
   await visitor.close();
+
+  // The site owner sees it on the GCD list, under the item, with the page.
+  await page.goto(`/dcm?domain=${domain.uuid}`);
+  const row = page.getByRole('row').filter({ hasText: 'Seletor quebrado' });
+  await expect(row.getByText('seletor não encontrado')).toBeVisible();
+  await expect(row.getByText(/^\/carrinho/)).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('dcm-broken-selector.png') });
 });
