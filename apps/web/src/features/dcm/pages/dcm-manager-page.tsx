@@ -6,11 +6,13 @@ import { CenteredLoader } from '../../../components/ui/centered-loader.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useSelectedDomain } from '../../../lib/domain-store.ts';
 import { withDomain } from '../../../lib/navigation.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { useMomentum } from '../../momentums/index.ts';
 import { DcmManager } from '../components/dcm-manager.tsx';
 
 /** /dcm/manager: new; ?uuid= edits (also id, ref); &viewonly (also view=1, mode=view) only shows (spec doc 2 §2.1). */
 export default function DcmManagerPage() {
+  usePageTitle('Conteúdo do GCD');
   const [params] = useSearchParams();
   const domainUuid = params.get('domain') ?? '';
   const uuid = params.get('uuid') ?? params.get('id') ?? params.get('ref');

@@ -20,6 +20,7 @@ import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatCount, formatDateTime } from '../../../lib/format.ts';
 import { useDomainNavigate } from '../../../lib/navigation.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { useMomentum } from '../../momentums/api/get-momentum.ts';
 import { useDeliveries } from '../api/list-deliveries.ts';
 
@@ -138,6 +139,7 @@ function LoadingRows() {
 
 /** The delivery log of one momentum or campaign: who got it, who did not and why. */
 export default function DeliveryLogPage() {
+  usePageTitle('Entregas');
   const [params, setParams] = useSearchParams();
   const navigate = useDomainNavigate();
   const uuid = params.get('id') ?? '';

@@ -15,6 +15,7 @@ import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { errorMessage, isApiError } from '../../../lib/api.ts';
 import { formatCount } from '../../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useDomains } from '../../domains/index.ts';
 import { useErasePerson } from '../api/erase-person.ts';
@@ -49,6 +50,7 @@ function useLookupParam() {
 
 /** Visitors' rights (LGPD art. 18) for one domain: find a person, download their data, erase it for good. */
 export default function PrivacyPage() {
+  usePageTitle('Privacidade (LGPD)');
   const { uuid = '' } = useParams();
   const session = useSession();
   const domains = useDomains(session?.company_uuid ?? '');
