@@ -47,7 +47,7 @@ test('the first domain is added through the auto-opened modal, its script copied
   const geroId = (await geroIdText.textContent())!.trim();
   const snippet = trackingSnippet({ publicUrl, root: testSite.url, geroId });
   await expect(script.locator('pre').first()).toHaveText(snippet);
-  await script.getByRole('button', { name: 'Copiar script' }).click();
+  await script.getByRole('button', { name: 'Copiar script', exact: true }).click();
   await expect(script.getByRole('button', { name: 'Script copiado!' })).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toContain(geroId);

@@ -7,15 +7,20 @@ import { createValidatedDomain, signIn, test } from '../support/impeto.ts';
  * 250 KB gzipped; the code is not there yet (see bench/RESULTS.md), so these hold what was reached and catch any
  * growth. Lower them as chunks shrink; 250_000 is the goal.
  */
+// Raised after the merges of 2026-11-23: the security headers lengthen every response, zod's pt-BR/jitless set-up
+// is a chunk of its own, and `/` now is the analytics dashboard with its charts (chart kit ~106 KB brotli).
+// Measured then: /signin 300 KB brotli / 333 KB gzip, / 539 KB / 605 KB.
 const CEILING = {
-  signin: { chromium: 270_000, gzip: 305_000 },
-  home: { chromium: 322_000, gzip: 362_000 },
+  signin: { chromium: 315_000, gzip: 350_000 },
+  home: { chromium: 565_000, gzip: 635_000 },
 };
 
 interface Download {
   path: string;
   encoding: string;
   bytes: number;
+  /** Content-Length of the body as sent (NaN when absent). */
+  body: number;
 }
 
 /**
@@ -29,7 +34,7 @@ async function firstLoad(page: Page, open: () => Promise<void>, acceptEncoding?:
   await cdp.send('Network.clearBrowserCache');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   if (acceptEncoding) await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': acceptEncoding } });
-  const seen = new Map<string, { path: string; encoding: string }>();
+  const seen = new Map<string, { path: string; encoding: string; body: number }>();
   const downloads: Download[] = [];
   cdp.on('Network.responseReceived', (e) => {
     if (e.type !== 'Script' && e.type !== 'Stylesheet') return;
@@ -37,6 +42,8 @@ async function firstLoad(page: Page, open: () => Promise<void>, acceptEncoding?:
     seen.set(e.requestId, {
       path: new URL(e.response.url).pathname,
       encoding: String(headers['content-encoding'] ?? ''),
+      // The body alone (encodedDataLength also counts the response headers, which the security headers made longer).
+      body: Number(headers['content-length'] ?? Number.NaN),
     });
   });
   cdp.on('Network.loadingFinished', (e) => {
@@ -67,7 +74,7 @@ function report(label: string, load: { downloads: Download[]; total: number }) {
 function expectWithinBudget(load: { downloads: Download[]; total: number }, encodings: string[], budget: number) {
   expect(load.downloads.length, 'the page loads its JS and CSS').toBeGreaterThan(0);
   // A file of a few hundred bytes compresses to no less; the build keeps no copy of it and the server sends it as is.
-  for (const d of load.downloads.filter((f) => f.bytes > 1000)) {
+  for (const d of load.downloads.filter((f) => (Number.isNaN(f.body) ? f.bytes : f.body) > 1000)) {
     expect(encodings, `${d.path} is sent compressed`).toContain(d.encoding);
   }
   expect(
