@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   blocks,
   call,
+  companyForm,
   createDomain,
   createMomentum,
   createTestApp,
@@ -267,25 +268,7 @@ function typedFromSchema(s: JsonSchema, pools: { uuids: string[] }, depth: numbe
 
 /** Valid bodies of company A, one or more per route: mutated one place at a time, they reach past validation. */
 function samplesOf(x: Tenant): Record<string, unknown[]> {
-  const companyForm = {
-    document: { type: 'cnpj', number: '11.222.333/0001-81' },
-    inscricao_municipal: '1234567',
-    razao_social: 'Padaria Pão Quente Ltda.',
-    email: 'financeiro@paoquente.com.br',
-    endereco: 'Rua das Flores',
-    numero: '100',
-    bairro: 'Centro',
-    zip_code: '01310-930',
-    cidade: 'São Paulo',
-    uf: 'SP',
-    country: 'Brasil',
-    telefone: '(11) 98765-4321',
-    dt_birthday: '29/02/2024',
-    dt_payment: null,
-    type_payment: null,
-    credit_card: null,
-    notes: null,
-  };
+  const form = companyForm();
   const momentum = {
     domain_uuid: x.domain.uuid,
     type: 'momentum',
@@ -315,8 +298,8 @@ function samplesOf(x: Tenant): Record<string, unknown[]> {
     'PUT /api/users/validate': [{ user: { cid: 'abc' } }],
     'PUT /api/users/password': [{ user: { token: 'abc', password: 'x', password_confirmation: 'x' } }],
     'POST /api/company/create': [{ company: { name: 'Loja Nova' } }],
-    'POST /api/company/:id/step2': [{ company: companyForm }],
-    'PUT /api/company/update/:id': [{ company: companyForm }],
+    'POST /api/company/:id/step2': [{ company: form }],
+    'PUT /api/company/update/:id': [{ company: form }],
     'POST /api/domain/create': [
       { domain: { company_uuid: x.owner.company.uuid, name: 'Outra', domain: 'https://outra.com.br' } },
     ],

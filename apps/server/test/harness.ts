@@ -188,6 +188,28 @@ export async function createDomain(
   return res.body.data as { uuid: string; gero_id: string; [key: string]: unknown };
 }
 
+/** A valid company form of spec doc 1 §3 (the settings page's fields); `over` replaces fields. */
+export const companyForm = (over: Record<string, unknown> = {}) => ({
+  document: { type: 'cnpj', number: '11.222.333/0001-81' },
+  inscricao_municipal: '1234567',
+  razao_social: 'Padaria Pão Quente Ltda.',
+  email: 'financeiro@paoquente.com.br',
+  endereco: 'Rua das Flores',
+  numero: '100',
+  bairro: 'Centro',
+  zip_code: '01310-930',
+  cidade: 'São Paulo',
+  uf: 'SP',
+  country: 'Brasil',
+  telefone: '(11) 98765-4321',
+  dt_birthday: '29/02/2024',
+  dt_payment: null,
+  type_payment: null,
+  credit_card: null,
+  notes: null,
+  ...over,
+});
+
 /** Momentum blocks the tests share: everyone, a page-view trigger, an on-site top bar. */
 export const blocks = {
   everyone: { type: 'filter', values: [{ filter: 'all' }] },

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   blocks,
   call,
+  companyForm,
   createDomain,
   createMomentum,
   createTestApp,
@@ -41,25 +42,7 @@ describe('NUL characters', () => {
 
   it('are refused with a 400 in pt-BR on every route that used to answer 500', async () => {
     const company = owner.company.uuid;
-    const form = {
-      document: { type: 'cnpj', number: '11.222.333/0001-81' },
-      inscricao_municipal: '1234567',
-      razao_social: `Padaria${NUL}`,
-      email: 'financeiro@paoquente.com.br',
-      endereco: 'Rua das Flores',
-      numero: '100',
-      bairro: 'Centro',
-      zip_code: '01310-930',
-      cidade: 'São Paulo',
-      uf: 'SP',
-      country: 'Brasil',
-      telefone: '(11) 98765-4321',
-      dt_birthday: '29/02/2024',
-      dt_payment: null,
-      type_payment: null,
-      credit_card: null,
-      notes: null,
-    };
+    const form = companyForm({ razao_social: `Padaria${NUL}` });
     const momentumBody = {
       domain_uuid: domain.uuid,
       type: 'momentum',
@@ -146,25 +129,7 @@ describe('NUL characters', () => {
 
 describe('unpaired surrogates', () => {
   it('are refused with a 400 in pt-BR instead of breaking a jsonb write', async () => {
-    const form = {
-      document: { type: 'cnpj', number: '11.222.333/0001-81' },
-      inscricao_municipal: '\ud8001234567',
-      razao_social: 'Padaria Pão Quente Ltda.',
-      email: 'financeiro@paoquente.com.br',
-      endereco: 'Rua das Flores',
-      numero: '100',
-      bairro: 'Centro',
-      zip_code: '01310-930',
-      cidade: 'São Paulo',
-      uf: 'SP',
-      country: 'Brasil',
-      telefone: '(11) 98765-4321',
-      dt_birthday: '29/02/2024',
-      dt_payment: null,
-      type_payment: null,
-      credit_card: null,
-      notes: null,
-    };
+    const form = companyForm({ inscricao_municipal: '\ud8001234567' });
     const res = await call(t.app, 'PUT', `/api/company/update/${owner.company.uuid}`, { company: form }, owner.token);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({

@@ -1,6 +1,6 @@
 import { msg } from '@impeto/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
+import { call, companyForm, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof signUpAndSignIn>>;
@@ -13,26 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const form = (over: Record<string, unknown> = {}) => ({
-  document: { type: 'cnpj', number: '11.222.333/0001-81' },
-  inscricao_municipal: '1234567',
-  razao_social: 'Padaria Pão Quente Ltda.',
-  email: 'financeiro@paoquente.com.br',
-  endereco: 'Rua das Flores',
-  numero: '100',
-  bairro: 'Centro',
-  zip_code: '01310-930',
-  cidade: 'São Paulo',
-  uf: 'SP',
-  country: 'Brasil',
-  telefone: '(11) 98765-4321',
-  dt_birthday: '29/02/2024',
-  dt_payment: null,
-  type_payment: null,
-  credit_card: null,
-  notes: null,
-  ...over,
-});
+const form = companyForm;
 
 const get = (who = owner, id = who.company.uuid) => call(t.app, 'GET', `/api/company/list/${id}`, undefined, who.token);
 const add = (body: unknown, who = owner, id = who.company.uuid) =>
