@@ -7,10 +7,10 @@ test('a new company signs up, validates its e-mail, signs in, sees the shell and
 }) => {
   const data = newAccountData();
   await page.goto('/signup/company');
-  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Avançar' }).click();
   await expect(page.getByText('Provide a company name')).toBeVisible();
   await page.getByLabel('Nome da empresa ou apelido').fill(data.company);
-  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Avançar' }).click();
 
   await expect(page).toHaveURL(/\/signup\/user$/);
   await page.getByLabel('Nome completo').fill(data.name);
@@ -25,6 +25,11 @@ test('a new company signs up, validates its e-mail, signs in, sees the shell and
   await page.goto(link.pathname + link.search);
   await expect(page).toHaveURL(/\/signin$/);
   await expect(page.getByText('Usuário validado com sucesso!')).toBeVisible();
+  // The greeting is shown once: a reload of /signin does not repeat it.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Entrar na sua conta' })).toBeVisible();
+  await page.waitForTimeout(1500);
+  await expect(page.getByText('Usuário validado com sucesso!')).toHaveCount(0);
 
   await signInThroughForm(page, data);
   await expect(page).toHaveURL(/\/domains/);
@@ -70,6 +75,15 @@ test('wrong credentials and an unvalidated account are refused with a toast', as
   await signInThroughForm(page, { username: account.username, password: 'senha-errada-123' });
   await expect(page.getByText('Nome de usuário ou senha incorretos.')).toBeVisible();
   await expect(page).toHaveURL(/\/signin$/);
+
+  // A captcha solution is good for one attempt; the widget solves a fresh one by itself, no second click.
+  const widget = page.getByTestId('captcha');
+  await expect
+    .poll(() => widget.evaluate((el) => (el as HTMLElement & { getState(): string }).getState()), { timeout: 60_000 })
+    .toBe('verified');
+  await page.getByLabel('Senha', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await expect(page).not.toHaveURL(/\/signin/);
 });
 
 test('a forgotten password is reset through the mailed link', async ({ page, request }) => {

@@ -1,6 +1,8 @@
+import type { DomainItem } from '@impeto/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { setSelectedDomain, toSelectedDomain } from '../lib/domain-store.ts';
 import { COMPANY, mockFetch, renderApp, signIn } from '../test/render.tsx';
 
 const domain = (overrides: Record<string, unknown> = {}) => ({
@@ -34,15 +36,53 @@ describe('route guard', () => {
     expect(sessionStorage.getItem('impeto.session')).toBeNull();
   });
 
-  it('sends a signed-in user away from /signin to /', async () => {
+  it('sends a signed-in user away from /signin to /, the analytics of the selected domain', async () => {
     signIn();
+    setSelectedDomain(toSelectedDomain(domain() as DomainItem, 0));
     mockFetch((url) =>
       url.endsWith(`/domain/list/${COMPANY}`) ? { body: { message: 'ok', data: [domain()] } } : undefined,
     );
     const { router } = renderApp('/signin');
     await waitFor(() => expect(router.state.location.search).toBe(`?domain=${domain().uuid}`));
     expect(router.state.location.pathname).toBe('/');
-    expect(await screen.findByRole('heading', { name: 'Analytics' })).toBeTruthy();
+    // The analytics page is the heaviest lazy chunk to transform on a cold run.
+    expect(await screen.findByRole('heading', { name: 'Analytics' }, { timeout: 20_000 })).toBeTruthy();
+  });
+
+  it('sends / with no selected domain to /domains instead of silently picking one (doc 1 §5)', async () => {
+    signIn();
+    mockFetch((url) =>
+      url.endsWith(`/domain/list/${COMPANY}`)
+        ? { body: { message: 'ok', data: [domain(), domain({ uuid: '22222222-2222-4222-8222-222222222222' })] } }
+        : undefined,
+    );
+    const { router } = renderApp('/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/domains'));
+    expect(await screen.findByRole('heading', { name: 'Domínios', level: 2 })).toBeTruthy();
+  });
+
+  it('ends the domain list and selection with an expired session', async () => {
+    signIn({ expire_date: new Date(Date.now() - 1000).toISOString() });
+    sessionStorage.setItem('impeto.domains', JSON.stringify([domain()]));
+    setSelectedDomain(toSelectedDomain(domain() as DomainItem, 0));
+    const { router } = renderApp('/v2/momentums');
+    await screen.findByRole('heading', { name: 'Entrar na sua conta' });
+    expect(router.state.location.pathname).toBe('/signin');
+    expect(sessionStorage.getItem('impeto.domains')).toBeNull();
+    expect(sessionStorage.getItem('impeto.selected_domain')).toBeNull();
+  });
+
+  it('says in a toast, besides the inline alert, that the domain list failed to load', async () => {
+    signIn();
+    mockFetch((url) =>
+      url.endsWith(`/domain/list/${COMPANY}`)
+        ? { status: 400, body: { message: 'Não foi possível listar seus domínios.', code: 'X' } }
+        : undefined,
+    );
+    renderApp('/domains');
+    expect(await screen.findByText('Não foi possível carregar seus domínios')).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByText('Não foi possível listar seus domínios.')).toHaveLength(2));
+    expect(screen.getByRole('button', { name: 'Tentar novamente' })).toBeTruthy();
   });
 
   it('sends a company without domains to /domains, where the add modal opens by itself', async () => {

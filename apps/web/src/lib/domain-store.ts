@@ -1,9 +1,10 @@
 import { type DomainItem, isDomainAllowed } from '@impeto/shared';
 import { useSyncExternalStore } from 'react';
+import { DOMAIN_KEYS } from './session.ts';
 import { readJson, removeKey, storageVersion, subscribeStorage, writeJson } from './storage.ts';
 
-const DOMAINS_KEY = 'impeto.domains';
-const SELECTED_KEY = 'impeto.selected_domain';
+const DOMAINS_KEY = DOMAIN_KEYS.list;
+const SELECTED_KEY = DOMAIN_KEYS.selected;
 
 /** The selected domain as the spec keeps it in session storage (doc 1 §3 "Selected domain"). */
 export interface SelectedDomain {

@@ -4,6 +4,13 @@ import { notifyStorage, readJson, removeKey, storageVersion, subscribeStorage, w
 
 export const SESSION_KEY = 'impeto.session';
 const ORIGIN_KEY = 'impeto.origin';
+/** The domain list and selection (lib/domain-store.ts) live and die with the session. */
+export const DOMAIN_KEYS = { list: 'impeto.domains', selected: 'impeto.selected_domain' } as const;
+
+const clearDomainKeys = () => {
+  removeKey('session', DOMAIN_KEYS.selected, false);
+  removeKey('session', DOMAIN_KEYS.list, false);
+};
 
 /** The session as the spec stores it (doc 1 §3), plus the user's display name. */
 export interface Session {
@@ -33,6 +40,7 @@ export function getSession(now = Date.now()): Session | null {
     lastEndReason = 'expired';
     removeKey('session', SESSION_KEY, false);
     removeKey('local', SESSION_KEY, false);
+    clearDomainKeys();
     return null;
   }
   return stored;
@@ -57,6 +65,7 @@ export function saveSession(session: Session, keepConnected: boolean) {
 
 export function clearSession(reason: SessionEndReason) {
   lastEndReason = reason;
+  clearDomainKeys();
   removeKey('session', SESSION_KEY);
   removeKey('local', SESSION_KEY);
 }

@@ -1,5 +1,8 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// Pages are lazy chunks: on a loaded 2-core box their first render can take more than the default 1 s.
+configure({ asyncUtilTimeout: 5000 });
 
 // The ALTCHA widget is a web component with workers; tests drive a bare <altcha-widget> element instead.
 vi.mock('altcha', () => ({}));

@@ -5,7 +5,7 @@ import { Alert, AppShell, Burger, Button, Center, Group, Text } from '@mantine/c
 import { useDisclosure } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { type ReactNode, Suspense, useEffect, useMemo } from 'react';
+import { type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { CenteredLoader } from '../../components/ui/centered-loader.tsx';
 import { Logo } from '../../components/ui/logo.tsx';
@@ -19,6 +19,7 @@ import {
   toSelectedDomain,
 } from '../../lib/domain-store.ts';
 import { withDomain } from '../../lib/navigation.ts';
+import { useLoadErrorToast } from '../../lib/notify.ts';
 import { type Session, useSession } from '../../lib/session.ts';
 import { isDomainFree, needsAllowedDomain } from '../domain-rules.ts';
 import { useLogout } from '../use-logout.ts';
@@ -39,10 +40,13 @@ export function PrivateLayout() {
 
 function DomainGate({ session }: { session: Session }) {
   const domainsQuery = useDomains(session.company_uuid);
+  useLoadErrorToast(domainsQuery);
   const location = useLocation();
   const [params] = useSearchParams();
   const wanted = params.get('domain');
   const domains = domainsQuery.data;
+  // Read once per mount: the selection this visit started with (the effect below stores the resolved one).
+  const [storedSelection] = useState(getSelectedDomain);
 
   const selected = useMemo(
     () => (domains ? resolveSelection(domains, wanted, getSelectedDomain()) : null),
@@ -73,6 +77,8 @@ function DomainGate({ session }: { session: Session }) {
 
   const { pathname, search } = location;
   if (domains.length === 0 && !isDomainFree(pathname)) return <Navigate to="/domains" replace />;
+  // Analytics with no selected domain goes to /domains (doc 1 §5) instead of silently picking one.
+  if (pathname === '/' && !wanted && !storedSelection) return <Navigate to="/domains" replace />;
   if (needsAllowedDomain(pathname) && !selected?.allowed)
     return <Navigate to={withDomain('/domains', selected?.uuid)} replace />;
   if (selected && wanted !== selected.uuid)

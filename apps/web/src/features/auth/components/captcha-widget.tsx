@@ -7,7 +7,8 @@ import { type CSSProperties, type Ref, useEffect, useImperativeHandle, useRef } 
 import { API_BASE } from '../../../lib/api.ts';
 
 export interface CaptchaHandle {
-  reset: () => void;
+  /** A solution is good for one attempt: drop it and solve a fresh challenge at once, without a click. */
+  renew: () => void;
 }
 
 interface Props {
@@ -31,9 +32,11 @@ export function CaptchaWidget({ onChange, error, ref }: Props) {
   onChangeRef.current = onChange;
 
   useImperativeHandle(ref, () => ({
-    reset: () => {
-      widget.current?.reset?.();
+    renew: () => {
+      const node = widget.current;
       onChangeRef.current(null);
+      node?.reset?.();
+      void node?.verify?.();
     },
   }));
 

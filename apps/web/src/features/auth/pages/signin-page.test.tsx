@@ -110,9 +110,45 @@ describe('sign in', () => {
     expect(getSession()).toBeNull();
   });
 
-  it('greets a just-validated user with a success toast', async () => {
+  it('greets a just-validated user with a success toast, once: a reload does not greet again', async () => {
     mockFetch(() => undefined);
-    renderApp('/signin', { validated: true });
+    const { router } = renderApp('/signin', { validated: true, from: '/v2/momentums' });
     expect(await screen.findByText(msg.signin.validated)).toBeTruthy();
+    // History state is what a reload restores: the flag is gone from it, the origin stays.
+    await waitFor(() => expect(router.state.location.state).toEqual({ from: '/v2/momentums' }));
+    expect(router.state.location.pathname).toBe('/signin');
+  });
+
+  it('solves a fresh captcha by itself after a failed sign-in (a solution is good for one attempt)', async () => {
+    const widget = () => document.querySelector('altcha-widget') as unknown as Record<string, unknown>;
+    mockFetch((url) =>
+      url === '/api/users/signin'
+        ? { status: 400, body: { message: msg.signin.wrongCredentials, code: 'INVALID_CREDENTIALS' } }
+        : undefined,
+    );
+    renderApp('/signin');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Nome de usuário'), 'ana');
+    await user.type(screen.getByLabelText('Senha'), 'errada');
+    solveCaptcha();
+    const calls: string[] = [];
+    widget().reset = () => calls.push('reset');
+    widget().verify = async () => {
+      calls.push('verify');
+      return null;
+    };
+    await user.click(screen.getByRole('button', { name: 'Entrar' }));
+    expect(await screen.findByText(msg.signin.wrongCredentials)).toBeTruthy();
+    await waitFor(() => expect(calls).toEqual(['reset', 'verify']));
+  });
+});
+
+describe('sign-up, step 1', () => {
+  it('speaks pt-BR on its buttons', async () => {
+    mockFetch(() => undefined);
+    renderApp('/signup/company');
+    expect(await screen.findByRole('button', { name: 'Voltar' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Avançar' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Go back|Next/ })).toBeNull();
   });
 });

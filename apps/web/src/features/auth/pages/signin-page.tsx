@@ -30,11 +30,17 @@ export default function SigninPage() {
   });
 
   useEffect(() => {
-    if ((location.state as { validated?: boolean } | null)?.validated && !toastShown.current) {
-      toastShown.current = true;
-      notifySuccess(msg.signin.validated);
-    }
-  }, [location.state]);
+    const state = location.state as { validated?: boolean } | null;
+    if (!state?.validated || toastShown.current) return;
+    toastShown.current = true;
+    notifySuccess(msg.signin.validated);
+    // History state survives a reload: drop the flag so the greeting is shown once.
+    const { validated: _shown, ...rest } = state;
+    navigate(`${location.pathname}${location.search}`, {
+      replace: true,
+      state: Object.keys(rest).length ? rest : null,
+    });
+  }, [location, navigate]);
 
   const submit = form.onSubmit((values) => {
     const body = {
@@ -51,7 +57,7 @@ export default function SigninPage() {
       },
       onError: (error) => {
         notifyError(error);
-        captcha.current?.reset();
+        captcha.current?.renew();
       },
     });
   });

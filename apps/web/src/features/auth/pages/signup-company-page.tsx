@@ -52,10 +52,10 @@ export default function SignupCompanyPage() {
           />
           <Group justify="space-between" mt="sm">
             <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={() => navigate('/signin')}>
-              Go back
+              Voltar
             </Button>
             <Button type="submit" rightSection={<IconArrowRight size={16} />} loading={createCompany.isPending}>
-              Next
+              Avançar
             </Button>
           </Group>
         </Stack>

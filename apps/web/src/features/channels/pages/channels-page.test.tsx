@@ -51,6 +51,19 @@ afterEach(() => {
 });
 
 describe('channels page', () => {
+  it('says in a toast, besides the inline alert with its retry, that the channels failed to load', async () => {
+    mockFetch((url) => {
+      if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
+      if (url === `/api/domain/channels/${DOMAIN}`)
+        return { status: 400, body: { message: 'Não foi possível listar os canais.', code: 'X' } };
+      return undefined;
+    });
+    renderApp(`/channels?domain=${DOMAIN}`);
+    expect(await screen.findByText('Não foi possível carregar os canais', {}, { timeout: 5000 })).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByText('Não foi possível listar os canais.')).toHaveLength(2));
+    expect(screen.getByRole('button', { name: 'Tentar novamente' })).toBeTruthy();
+  });
+
   it('shows the five cards, active ones checked and disabled with the right actions', async () => {
     serve([
       channel('CELL_NOTIFICATION', {}),

@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useSelectedDomain } from '../../../lib/domain-store.ts';
+import { useLoadErrorToast } from '../../../lib/notify.ts';
 import { usePageTitle } from '../../../lib/page-title.ts';
 import { useChannels } from '../api/list-channels.ts';
 import { ChannelCard } from '../components/channel-card.tsx';
@@ -38,6 +39,7 @@ export default function ChannelsPage() {
   const domainUuid = params.get('domain') ?? '';
   const selected = useSelectedDomain();
   const channelsQuery = useChannels(domainUuid);
+  useLoadErrorToast(channelsQuery);
   const [modal, setModal] = useState<{ type: ChannelType; mode: ChannelModalMode; opened: boolean } | null>(null);
   const definition = modal ? channelDefinition(modal.type) : undefined;
   const byType = (type: ChannelType) => channelsQuery.data?.find((c) => c.channel_type === type && c.active);

@@ -1,6 +1,6 @@
 import { msg } from '@impeto/shared';
 import { notifications } from '@mantine/notifications';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../../test/render.tsx';
@@ -51,6 +51,20 @@ afterEach(() => {
 });
 
 describe('media page', () => {
+  it('says in a toast, besides the inline alert with its retry, that the media failed to load', async () => {
+    mockFetch((url) => {
+      if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
+      if (url === `/api/gallery/list/${DOMAIN}/domain`)
+        return { status: 400, body: { message: 'Não foi possível listar suas mídias.', code: 'X' } };
+      return undefined;
+    });
+    renderApp(`/media?domain=${DOMAIN}`);
+    await waitFor(() => expect(screen.getAllByText('Não foi possível listar suas mídias.')).toHaveLength(2), {
+      timeout: 5000,
+    });
+    expect(screen.getByRole('button', { name: 'Tentar novamente' })).toBeTruthy();
+  });
+
   it('shows the empty state', async () => {
     serve([]);
     renderApp(`/media?domain=${DOMAIN}`);

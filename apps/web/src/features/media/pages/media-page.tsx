@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { errorMessage } from '../../../lib/api.ts';
+import { useLoadErrorToast } from '../../../lib/notify.ts';
 import { usePageTitle } from '../../../lib/page-title.ts';
 import { useMedia } from '../api/list-media.ts';
 import { MediaCard } from '../components/media-card.tsx';
@@ -18,6 +19,7 @@ export default function MediaPage() {
   const [params] = useSearchParams();
   const domainUuid = params.get('domain') ?? '';
   const mediaQuery = useMedia(domainUuid);
+  useLoadErrorToast(mediaQuery);
   const [uploading, setUploading] = useState(false);
   const items = mediaQuery.data ?? [];
 
