@@ -1,10 +1,4 @@
-import {
-  type MomentumItem,
-  type MomentumType,
-  momentumMessages as mm,
-  momentumBlocksSchema,
-  type Worktime,
-} from '@impeto/shared';
+import { type MomentumItem, type MomentumType, momentumMessages as mm, momentumBlocksSchema } from '@impeto/shared';
 import { Alert, Badge, Button, Group, Menu, Modal, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import {
   IconAlertTriangle,
@@ -64,6 +58,7 @@ import {
   type WorktimeState,
   warnIncomplete,
   worktimeFromItem,
+  worktimeWithEndDate,
 } from '../../blocks/index.ts';
 import { momentumQueryKey } from '../api/get-momentum.ts';
 import { type MomentumBody, useSaveMomentum } from '../api/save-momentum.ts';
@@ -120,14 +115,6 @@ export interface MomentumFormProps {
   item?: MomentumItem;
   /** Called with the new draft after a first Rascunho: the page then edits that draft (spec doc 2 §4). */
   onDraftCreated?: (item: MomentumItem) => void;
-}
-
-/** The finish date doubles as the worktime's end_date (spec doc 2 §3.1). */
-function worktimeBody(worktime: Worktime | null, blocks: unknown[]): Worktime | null {
-  const finish = (blockOf(blocks, 'finish') as { values?: { value?: unknown }[] } | undefined)?.values?.[0]?.value;
-  const endDate = typeof finish === 'string' ? finish : null;
-  if (worktime) return { ...worktime, end_date: endDate };
-  return endDate ? { end_date: endDate } : null;
 }
 
 /** The v2 create/edit form: sections, then a Resumo with the save choices (spec doc 2 §2.3). */
@@ -240,7 +227,7 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
     momentum_description: state.description.trim() || null,
     channel_uuid: state.channel.channel_uuid || null,
     momentums,
-    worktime: worktimeBody(worktimeOk ? toWorktime(state.worktime) : null, momentums),
+    worktime: worktimeWithEndDate(worktimeOk ? toWorktime(state.worktime) : null, momentums),
     ...(item ? { uuid: item.uuid } : {}),
     ...extra,
   });
