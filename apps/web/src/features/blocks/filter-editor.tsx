@@ -78,6 +78,8 @@ function SelectValues({
       searchable
       searchValue={search}
       onSearchChange={setSearch}
+      // The server already matched name, code and initials without case or accents ('sao' → São Paulo).
+      filter={({ options }) => options}
       nothingFoundMessage={options.isFetching ? 'Buscando...' : 'Nenhum valor encontrado'}
       error={error}
       disabled={disabled}
