@@ -104,6 +104,12 @@ test("a refused save shows the spec's failure toast, and the reason beside the t
     0,
   );
   await expect(page.getByRole('main').getByText(mm.titleDuplicate)).toBeVisible();
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    // The shell collapses its navbar with a transition after a resize.
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await page.screenshot({ path: test.info().outputPath(`refused-save-${width}.png`), fullPage: true });
+  }
   await expect(page).toHaveURL(/\/v2\/momentum\/create/);
 });
 
@@ -141,6 +147,13 @@ test('an event trigger takes a second condition: another category and its compar
   await expect(gatilhos.getByText('meia', { exact: true })).toBeVisible();
   await choose(gatilhos, 'Segunda categoria', 'carrinho');
   await choose(gatilhos, 'Comparação da segunda condição', 'Contém');
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    // The shell collapses its navbar with a transition after a resize.
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await gatilhos.screenshot({ path: test.info().outputPath(`trigger-events-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
   await fillPushChannelV2(section(page, 'Canal'), pushContent(testSite));
   await page.getByRole('button', { name: 'Seguir' }).click();
   await page.getByRole('button', { name: 'Planejar campanha' }).click();
