@@ -84,6 +84,16 @@ test('a campaign is built in the v2 form, saved as Rascunho, edited, and saved I
   await expect(page.getByRole('menuitem', { name: 'Agendamento' })).toBeVisible();
   await page.getByRole('menuitem', { name: 'Rascunho' }).click();
   await expectToast(page, mm.draftSaved);
+  // A draft save stays on the page, which now edits the new draft (its uuid in the address).
+  await page.waitForTimeout(2500);
+  await expect(page).toHaveURL(/\/v2\/campaign\/create\?.*uuid=/);
+  await expect(page.getByRole('heading', { name: 'Editar rascunho' })).toBeVisible();
+  await expect(page.getByText('Resumo da campanha')).toBeVisible();
+  // Saving again updates that draft instead of creating a second one.
+  await page.getByRole('button', { name: 'Planejar campanha' }).click();
+  await page.getByRole('menuitem', { name: 'Rascunho' }).click();
+  await expectToast(page, mm.draftUpdated);
+  await page.getByRole('main').getByRole('link', { name: 'Campanhas' }).click();
   await expect(page).toHaveURL(new RegExp(`/v2/campaigns\\?domain=${domain.uuid}$`));
 
   await openListTab(page, 'Rascunhos');
@@ -96,6 +106,7 @@ test('a campaign is built in the v2 form, saved as Rascunho, edited, and saved I
   await expect(row.getByRole('button', { name: `Pausar ${title}` })).toHaveCount(0);
 
   await row.getByRole('button', { name: `Editar ${title}` }).click();
+  await expect(page).toHaveURL(/\/v2\/campaign\/create\?.*uuid=/);
   await expect(page.getByRole('heading', { name: 'Editar rascunho' })).toBeVisible();
   const canal = section(page, 'Canal');
   await expect(section(page, 'Título').getByRole('textbox', { name: 'Título', exact: true })).toHaveValue(title);
@@ -113,6 +124,9 @@ test('a campaign is built in the v2 form, saved as Rascunho, edited, and saved I
   // The draft already exists, so the save is an update.
   await expectToast(page, mm.updated('campaign'));
   await expect(page).toHaveURL(new RegExp(`/v2/campaigns\\?domain=${domain.uuid}$`));
+  // Activating a draft is not 'editing a running momentum': no red error follows the success.
+  await page.waitForTimeout(1000);
+  await expect(page.getByRole('alert').filter({ hasText: mm.editActive })).toHaveCount(0);
 
   await openListTab(page, 'Ativos');
   await expect(listRow(page, title).getByText('Ativo', { exact: true })).toBeVisible();
@@ -217,13 +231,15 @@ test('a scheduled momentum shows as Agendado with its marker, opens read-only, i
   const row = listRow(page, title);
   await expect(row.getByText('Agendado', { exact: true })).toBeVisible();
   await expect(row.getByText(new RegExp(`^${ddmmyyyy(day)} \\d{2}:\\d{2}$`))).toBeVisible();
-  await expect(row.getByLabel('Marcador 3d')).toHaveText('3d');
+  // The badge must not upper-case it ('3D').
+  await expect(row.getByLabel('Marcador 3d')).toHaveText('3d', { useInnerText: true });
   await expect(row.getByRole('button', { name: `Pausar ${title}` })).toHaveCount(0);
 
   // View only: the summary with the schedule, and nothing to save or edit.
   await row.getByRole('button', { name: `Visualizar ${title}` }).click();
-  await expect(page).toHaveURL(/view=1/);
-  const id = new URL(page.url()).searchParams.get('id');
+  // The spec's view address: ref={uuid} with viewonly (doc 2 §2.1).
+  await expect(page).toHaveURL(/[?&]ref=[0-9a-f-]{36}.*&viewonly/);
+  const id = new URL(page.url()).searchParams.get('ref');
   expect(id).toBeTruthy();
   await expect(page.getByRole('heading', { name: 'Visualizar' })).toBeVisible();
   await expect(page.getByRole('heading', { name: title, level: 3 })).toBeVisible();

@@ -277,6 +277,29 @@ describe('triggers', () => {
     expect(receivedBy(sub.subscription.endpoint)).toHaveLength(1);
   });
 
+  it("an events trigger's second condition: another category compared with comparation2", async () => {
+    const m = await createMomentum([
+      everyone,
+      trigger({
+        filter: 'events',
+        parentCategory: 'compra',
+        key: 'produto',
+        comparation: '==',
+        value: ['meia'],
+        parentCategory2: 'favorito',
+        comparation2: 'contain',
+      }),
+      pushBlock(),
+    ]);
+    const { vid } = await subscriber();
+    // 'contain' only applies to the second category; the first still needs equality.
+    await collect(domain, vid, [{ t: 'ev', c: 'compra', p: { produto: 'meia esportiva' } }]);
+    await collect(domain, vid, [{ t: 'ev', c: 'visita', p: { produto: 'meia esportiva' } }]);
+    expect(await deliveriesOf(m.uuid)).toHaveLength(0);
+    await collect(domain, vid, [{ t: 'ev', c: 'favorito', p: { produto: 'meia esportiva' } }]);
+    expect(await deliveriesOf(m.uuid)).toHaveLength(1);
+  });
+
   it('abandon: sends after the delay unless the goal page was reached', async () => {
     const m = await createMomentum([
       everyone,
@@ -386,7 +409,8 @@ describe('timing', () => {
 
   it('the finish date makes the momentum Done and cancels what still waits', async () => {
     const finish = new Date(t.clock.now().getTime() + 3_600_000);
-    finish.setUTCSeconds(0, 0);
+    // On the pickers' 15-minute grid, as the API requires (spec doc 2 §9).
+    finish.setUTCMinutes(Math.ceil(finish.getUTCMinutes() / 15) * 15, 0, 0);
     const m = await createMomentum([
       everyone,
       trigger({ filter: 'pageview', comparation: 'contain', value: ['/fim'], dischargeIn: [7200] }),

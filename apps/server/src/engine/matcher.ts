@@ -115,10 +115,19 @@ export function compileMomentum(row: MomentumRow): CompiledMomentum {
     const rule = textRule(t.comparation ?? 'contain', t.value, regex, true);
     starts = (e) => e.kind === 'pageview' && e.url !== null && rule(e.url);
   } else if (t?.filter === 'events') {
-    const categories = [t.parentCategory, t.parentCategory2].filter(Boolean);
-    const rule = t.key && t.value.length ? textRule(t.comparation ?? '==', t.value, regex, false) : null;
+    const withValues = Boolean(t.key && t.value.length);
+    // parentCategory with comparation, or the second condition: parentCategory2 with comparation2.
+    const rules = new Map<string, ((text: string) => boolean) | null>();
+    if (t.parentCategory2)
+      rules.set(
+        t.parentCategory2,
+        withValues ? textRule(t.comparation2 ?? t.comparation ?? '==', t.value, regex, false) : null,
+      );
+    if (t.parentCategory)
+      rules.set(t.parentCategory, withValues ? textRule(t.comparation ?? '==', t.value, regex, false) : null);
     starts = (e) => {
-      if (e.kind !== 'event' || !e.category || !categories.includes(e.category)) return false;
+      if (e.kind !== 'event' || !e.category || !rules.has(e.category)) return false;
+      const rule = rules.get(e.category);
       if (!rule) return true;
       const v = e.props?.[t.key!];
       return rule(v === undefined || v === null ? '' : String(v));

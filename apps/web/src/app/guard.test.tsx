@@ -108,9 +108,21 @@ describe('route guard', () => {
   it('redirects old list routes to v2, keeping the query', async () => {
     signIn();
     mockFetch((url) => (url.includes('/domain/list/') ? { body: { message: 'ok', data: [domain()] } } : undefined));
-    const { router } = renderApp(`/campaign/create?domain=${domain().uuid}&x=1`);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/v2/campaigns'));
+    const { router } = renderApp(`/v1/momentums?domain=${domain().uuid}&x=1`);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/v2/momentums'));
     expect(new URLSearchParams(router.state.location.search).get('x')).toBe('1');
+  });
+
+  it('sends the older create targets to the v2 create forms, keeping uuid and mode (spec doc 2 §2.1)', async () => {
+    signIn();
+    mockFetch((url) => (url.includes('/domain/list/') ? { body: { message: 'ok', data: [domain()] } } : undefined));
+    const campaign = renderApp(`/campaign/create?domain=${domain().uuid}`);
+    await waitFor(() => expect(campaign.router.state.location.pathname).toBe('/v2/campaign/create'));
+    campaign.unmount();
+    const momentum = renderApp(`/v1/momentum/create?domain=${domain().uuid}&uuid=abc&mode=view`).router;
+    await waitFor(() => expect(momentum.state.location.pathname).toBe('/v2/momentum/create'));
+    const query = new URLSearchParams(momentum.state.location.search);
+    expect([query.get('uuid'), query.get('mode')]).toEqual(['abc', 'view']);
   });
 });
 

@@ -63,9 +63,9 @@ export const routes: RouteObject[] = [
       { path: '/recovery/reset', element: <ResetPasswordPage /> },
       { path: '/momentums', element: <RedirectKeepingQuery to="/v2/momentums" /> },
       { path: '/v1/momentums', element: <RedirectKeepingQuery to="/v2/momentums" /> },
-      { path: '/v1/momentum/create', element: <RedirectKeepingQuery to="/v2/momentums" /> },
+      { path: '/v1/momentum/create', element: <RedirectKeepingQuery to="/v2/momentum/create" /> },
       { path: '/campaigns', element: <RedirectKeepingQuery to="/v2/campaigns" /> },
-      { path: '/campaign/create', element: <RedirectKeepingQuery to="/v2/campaigns" /> },
+      { path: '/campaign/create', element: <RedirectKeepingQuery to="/v2/campaign/create" /> },
       {
         element: <RequireSession />,
         children: [

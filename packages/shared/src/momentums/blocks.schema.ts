@@ -39,6 +39,8 @@ export const filterMessages = {
   categoryRequired: 'Escolha uma categoria de evento.',
   eventKeyRequired: 'Escolha a chave do evento para comparar os valores.',
   eventComparation: 'Escolha uma comparação para o evento: igual, diferente, contém ou não contém.',
+  eventComparation2: 'Escolha uma comparação para a segunda condição: igual, diferente, contém ou não contém.',
+  eventCategory2Same: 'A segunda condição precisa de uma categoria diferente da primeira.',
   abandonComparation: 'No abandono, a primeira condição é sempre "contém".',
   abandonComparation2: 'No abandono, a segunda condição deve ser "contém" ou "não contém".',
   recurrenceRequired: 'Escolha o período da recorrência: mensal, semanal ou diário.',
@@ -93,6 +95,7 @@ export const filterMessages = {
   finishType: 'O bloco de finalização deve ter o tipo "finish".',
   finishFilter: 'A finalização aceita apenas "stop_momentum".',
   finishDateInvalid: 'Informe a data de finalização (data e hora ISO, ex.: 2026-12-31T23:00:00.000Z).',
+  finishGrid: 'A data de finalização deve usar horários em passos de 15 minutos (ex.: 14:00, 14:15, 14:30 ou 14:45).',
   intervalHint:
     'O numeral deve ser seguido por uma das letras a seguir: A (ano), M (mês), D (dia), h (hora), m (minuto) e s (segundo).',
   intervalError: 'Não foi possível definir um valor. Reescreva seu intervalo.',
@@ -630,12 +633,33 @@ export function toPageUrl(text: string): string | null {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
   try {
     const url = new URL(withScheme);
-    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname) return null;
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !isSiteHost(url.hostname)) return null;
     return withScheme;
   } catch {
     return null;
   }
 }
+
+/**
+ * A host a page can live on: a name with a top-level domain (loja.com.br), an IP address or localhost. A bare word
+ * such as 'carrinho' is a path the user meant to match, not a site, so 'Igual a' refuses it.
+ */
+function isSiteHost(host: string): boolean {
+  if (host === 'localhost' || host.startsWith('[')) return true;
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return true;
+  const labels = host.split('.');
+  return labels.length >= 2 && labels.every(Boolean) && /^([a-z]{2,63}|xn--[a-z0-9-]+)$/i.test(labels.at(-1)!);
+}
+
+/** Page and event values typed as 'a, b' are separate values (spec doc 2 §3.1); a regex keeps its commas ({n,m}). */
+const splitOnCommas = (list: string[]) =>
+  list
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+
+/** Blocks hold a one-element values list; when more arrive, the first item is used (spec doc 2 §3.1). */
+const firstItem = (v: unknown) => (Array.isArray(v) && v.length > 1 ? v.slice(0, 1) : v);
 
 export interface TriggerCondition {
   filter: (typeof TRIGGER_TYPES)[number];
@@ -687,13 +711,20 @@ export const triggerBlockSchema = z
     {
       type: z.literal('trigger', { error: m.blockInvalid }),
       regex: regexFlag,
-      values: z.array(triggerInput, { error: m.triggerRequired }).min(1, m.triggerRequired).max(1, m.triggerRequired),
+      values: z.preprocess(
+        firstItem,
+        z.array(triggerInput, { error: m.triggerRequired }).min(1, m.triggerRequired).max(1, m.triggerRequired),
+      ),
     },
     { error: m.blockInvalid },
   )
   .transform((block, ctx): TriggerBlock => {
     const regex = block.regex ?? false;
-    const t = block.values[0]!;
+    const first = block.values[0]!;
+    const t =
+      !regex && (first.filter === 'pageview' || first.filter === 'events')
+        ? { ...first, value: splitOnCommas(first.value) }
+        : first;
     const fail = (message: string, field: string) => {
       ctx.addIssue({ code: 'custom', message, path: ['values', 0, field] });
       return z.NEVER;
@@ -733,6 +764,12 @@ export const triggerBlockSchema = z
         if (withValues && (!t.comparation || !URL_OPERATORS.includes(t.comparation)))
           return fail(m.eventComparation, 'comparation');
         if (withValues && regex && !checkUrls(t.value, 'contain', 'value')) return z.NEVER;
+        // The second condition: events of another category, compared with comparation2 on the same key and values.
+        const second = t.parentCategory2;
+        if (second && second === t.parentCategory) return fail(m.eventCategory2Same, 'parentCategory2');
+        const comparation2 = second && withValues ? (t.comparation2 ?? '') : '';
+        if (second && withValues && !URL_OPERATORS.includes(comparation2))
+          return fail(m.eventComparation2, 'comparation2');
         return {
           type: 'trigger',
           regex,
@@ -740,8 +777,9 @@ export const triggerBlockSchema = z
             {
               ...out,
               parentCategory: t.parentCategory,
-              ...(t.parentCategory2 ? { parentCategory2: t.parentCategory2 } : {}),
+              ...(second ? { parentCategory2: second } : {}),
               ...(withValues ? { key: t.key, comparation: t.comparation } : {}),
+              ...(comparation2 ? { comparation2 } : {}),
             },
           ],
         };
@@ -1006,10 +1044,13 @@ const dispatcherValues = z.discriminatedUnion(
 export const dispatcherBlockSchema = z.object(
   {
     type: z.literal('dispatcher', { error: m.blockInvalid }),
-    values: z
-      .array(z.preprocess(iconAlias, dispatcherValues), { error: m.channelRequired })
-      .min(1, m.channelRequired)
-      .max(1, m.channelRequired),
+    values: z.preprocess(
+      firstItem,
+      z
+        .array(z.preprocess(iconAlias, dispatcherValues), { error: m.channelRequired })
+        .min(1, m.channelRequired)
+        .max(1, m.channelRequired),
+    ),
   },
   { error: m.blockInvalid },
 );
@@ -1018,23 +1059,40 @@ export type DispatcherBlock = z.output<typeof dispatcherBlockSchema>;
 
 // ---------------------------------------------------------------- finish block
 
+/**
+ * The schedule and finish pickers run on a 15-minute grid (spec doc 2 §5, §9): HH:00, :15, :30 or :45, no seconds.
+ * Brazil's offsets are whole hours, so the grid is the same in UTC.
+ */
+export function isOnQuarterHour(iso: string): boolean {
+  const at = new Date(iso);
+  return (
+    !Number.isNaN(at.getTime()) &&
+    at.getUTCMinutes() % 15 === 0 &&
+    at.getUTCSeconds() === 0 &&
+    at.getUTCMilliseconds() === 0
+  );
+}
+
 export const finishBlockSchema = z.object(
   {
     type: z.literal('finish', { error: m.blockInvalid }),
-    values: z
-      .array(
-        z.object(
-          {
-            type: z.literal('finish', { error: m.finishType }),
-            filter: z.literal('stop_momentum', { error: m.finishFilter }),
-            value: z.iso.datetime({ offset: true, error: m.finishDateInvalid }),
-          },
+    values: z.preprocess(
+      firstItem,
+      z
+        .array(
+          z.object(
+            {
+              type: z.literal('finish', { error: m.finishType }),
+              filter: z.literal('stop_momentum', { error: m.finishFilter }),
+              value: z.iso.datetime({ offset: true, error: m.finishDateInvalid }).refine(isOnQuarterHour, m.finishGrid),
+            },
+            { error: m.finishDateInvalid },
+          ),
           { error: m.finishDateInvalid },
-        ),
-        { error: m.finishDateInvalid },
-      )
-      .min(1, m.finishDateInvalid)
-      .max(1, m.finishDateInvalid),
+        )
+        .min(1, m.finishDateInvalid)
+        .max(1, m.finishDateInvalid),
+    ),
   },
   { error: m.blockInvalid },
 );

@@ -1,6 +1,6 @@
 import type { DcmStats } from '../dcm/dcm-rule.ts';
 import { z } from '../zod.ts';
-import { momentumBlocksSchema } from './blocks.schema.ts';
+import { isOnQuarterHour, momentumBlocksSchema } from './blocks.schema.ts';
 
 export const MOMENTUM_TYPES = ['momentum', 'campaign', 'dcm'] as const;
 export type MomentumType = (typeof MOMENTUM_TYPES)[number];
@@ -55,6 +55,8 @@ export const momentumMessages = {
   dcmDispatcherRequired: 'Um conteúdo do GCD usa o canal de conteúdo dinâmico (CELL_DCM).',
   scheduleRequired: 'Informe a data de agendamento.',
   schedulePast: 'A data de agendamento não pode estar no passado.',
+  scheduleGrid: 'O agendamento deve usar horários em passos de 15 minutos (ex.: 14:00, 14:15, 14:30 ou 14:45).',
+  identityMismatch: 'A empresa ou o usuário informado não corresponde à sua sessão. Entre novamente e tente outra vez.',
   finishPast: 'A data de finalização não pode estar no passado.',
   weekdayRequired: '* O dia da semana é obrigatório.',
   startRequired: '* O horário de início é obrigatório.',
@@ -85,20 +87,23 @@ export const worktimeSchema = z
 export type Worktime = z.infer<typeof worktimeSchema>;
 
 const base = {
-  company_uuid: z.uuid().optional(),
-  user_uuid: z.uuid().optional(),
+  company_uuid: z.uuid(momentumMessages.identityMismatch).optional(),
+  user_uuid: z.uuid(momentumMessages.identityMismatch).optional(),
   domain_uuid: z.uuid(momentumMessages.notFound),
   type: z.enum(MOMENTUM_TYPES),
   momentum_title: z.string().max(120).optional().default(''),
   momentum_description: z.string().max(2000).nullable().optional(),
   status: z.enum(['Active', 'Paused', 'Draft']).optional(),
-  scheduled_at: z.iso.datetime().nullable().optional(),
+  scheduled_at: z.iso.datetime().refine(isOnQuarterHour, momentumMessages.scheduleGrid).nullable().optional(),
   channel_uuid: z.uuid().nullable().optional(),
   momentums: momentumBlocksSchema.optional().default([]),
   worktime: worktimeSchema.nullable().optional(),
 };
 
-/** Momentum bodies are flat (spec doc 2 §7); company and user always come from the session. */
+/**
+ * Momentum bodies are flat (spec doc 2 §7). The dashboard sends company_uuid and user_uuid (§3.1); the server
+ * still takes both from the token and refuses a body that names someone else.
+ */
 export const createMomentumSchema = z.looseObject(base);
 export const updateMomentumSchema = z.looseObject({ ...base, uuid: z.uuid(momentumMessages.notFound) });
 export const momentumStatusSchema = z.looseObject({ status: z.enum(['Active', 'Paused']) });

@@ -17,7 +17,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const inOneDay = () => new Date(t.clock.now().getTime() + 86_400_000).toISOString().replace(/\.\d{3}Z$/, '.000Z');
+/** The instant `ms` from now, moved up to the pickers' 15-minute grid (spec doc 2 §9). */
+const onQuarter = (ms: number) => {
+  const at = new Date(t.clock.now().getTime() + ms);
+  at.setUTCMinutes(Math.ceil(at.getUTCMinutes() / 15) * 15, 0, 0);
+  return at.toISOString();
+};
+const inOneDay = () => onQuarter(86_400_000);
 
 const dcmValues = (over: Record<string, unknown> = {}) => ({
   filter: 'CELL_DCM',

@@ -122,8 +122,17 @@ export async function getOne(ctx: AppContext, principal: Principal, uuid: string
   return toMomentumItem(row);
 }
 
+/** company_uuid and user_uuid in a body must be the caller's own: identity always comes from the token. */
+function assertOwnIdentity(principal: Principal, input: { company_uuid?: string; user_uuid?: string }) {
+  const other =
+    (input.company_uuid !== undefined && input.company_uuid !== principal.companyUuid) ||
+    (input.user_uuid !== undefined && input.user_uuid !== principal.userUuid);
+  if (other) throw new AppError('MOMENTUM_IDENTITY_MISMATCH', 403, m.identityMismatch);
+}
+
 export async function create(ctx: AppContext, principal: Principal, input: CreateMomentumInput) {
   await requireCompanyDomain(ctx, principal.companyUuid, input.domain_uuid);
+  assertOwnIdentity(principal, input);
   const title = input.momentum_title.trim();
   await assertTitle(ctx, { domainUuid: input.domain_uuid, type: input.type, title });
   // A create without a status is Paused (READINGS A-40); Agendamento is Paused with scheduled_at.
@@ -159,6 +168,7 @@ export async function create(ctx: AppContext, principal: Principal, input: Creat
 export async function update(ctx: AppContext, principal: Principal, input: UpdateMomentumInput) {
   const current = await q.findMomentum(ctx.db, principal.companyUuid, input.uuid);
   if (!current || current.status === 'Deleted' || current.domainUuid !== input.domain_uuid) throw momentumNotFound();
+  assertOwnIdentity(principal, input);
   if (current.status === 'Active') throw new AppError('MOMENTUM_ACTIVE', 409, m.editActive);
   const channelUuid = await resolveChannel(ctx, current.domainUuid, input.channel_uuid);
 

@@ -15,7 +15,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const inOneDay = () => new Date(t.clock.now().getTime() + 86_400_000).toISOString().replace(/\.\d{3}Z$/, '.000Z');
+/** The instant `ms` from now, moved up to the pickers' 15-minute grid (spec doc 2 §9). */
+const onQuarter = (ms: number) => {
+  const at = new Date(t.clock.now().getTime() + ms);
+  at.setUTCMinutes(Math.ceil(at.getUTCMinutes() / 15) * 15, 0, 0);
+  return at.toISOString();
+};
+const inOneDay = () => onQuarter(86_400_000);
 
 const blocks = (over: { title?: string; finish?: string } = {}) => [
   { type: 'filter', values: [{ filter: 'all' }] },
@@ -111,7 +117,7 @@ describe('momentum lifecycle', () => {
     expect(incomplete.status).toBe(400);
     expect(incomplete.body.message).toBe(m.blocksRequired('momentum'));
 
-    const past = new Date(t.clock.now().getTime() - 3_600_000).toISOString();
+    const past = onQuarter(-7_200_000);
     expect(
       (await create({ momentum_title: 'Passado', status: 'Active', momentums: blocks({ finish: past }) })).body.message,
     ).toBe(m.finishPast);
@@ -229,15 +235,15 @@ describe('momentum lifecycle', () => {
   });
 
   it('a Done item whose finish date has passed cannot be started again', async () => {
-    const soon = new Date(t.clock.now().getTime() + 60_000).toISOString();
+    const soon = onQuarter(60_000);
     const item = (await create({ momentum_title: 'Acaba logo', status: 'Paused', momentums: blocks({ finish: soon }) }))
       .body.data;
-    t.clock.advance(120_000);
+    t.clock.advance(17 * 60_000);
     try {
       const res = await call(t.app, 'PUT', `/api/momentum/status/${item.uuid}`, { status: 'Active' }, owner.token);
       expect(res.status).toBe(409);
     } finally {
-      t.clock.advance(-120_000);
+      t.clock.advance(-17 * 60_000);
     }
   });
 
@@ -261,5 +267,172 @@ describe('momentum lifecycle', () => {
     expect((await create({ momentum_title: 'Invasor', status: 'Draft' }, stranger.token)).status).toBe(404);
     const still = await call(t.app, 'GET', `/api/momentum/list?id=${item.uuid}`, undefined, owner.token);
     expect(still.body.data).toMatchObject({ momentum_title: 'Privado', status: 'Paused' });
+  });
+});
+
+describe('momentum form details (issue #14)', () => {
+  const trigger = (values: Record<string, unknown>, regex = false) => ({ type: 'trigger', regex, values: [values] });
+  const withTrigger = (t: unknown) => [blocks()[0], t, blocks()[2]];
+
+  it('takes company and user from the token: its own are accepted, anyone else is refused in pt-BR', async () => {
+    const mine = await create({
+      momentum_title: 'Com identidade',
+      status: 'Draft',
+      company_uuid: owner.company.uuid,
+      user_uuid: owner.signin.body.data.user_uuid,
+    });
+    expect(mine.status).toBe(200);
+    expect(mine.body.data).toMatchObject({
+      company_uuid: owner.company.uuid,
+      user_uuid: owner.signin.body.data.user_uuid,
+    });
+
+    const otherCompany = await create({ momentum_title: 'Outra empresa', company_uuid: stranger.company.uuid });
+    expect(otherCompany.status).toBe(403);
+    expect(otherCompany.body.message).toBe(m.identityMismatch);
+    const otherUser = await create({ momentum_title: 'Outro usuário', user_uuid: stranger.signin.body.data.user_uuid });
+    expect(otherUser.status).toBe(403);
+    expect(otherUser.body.message).toBe(m.identityMismatch);
+
+    const update = await call(
+      t.app,
+      'PUT',
+      '/api/momentum/update',
+      { ...mine.body.data, momentum_title: 'Trocado', user_uuid: stranger.signin.body.data.user_uuid },
+      owner.token,
+    );
+    expect(update.status).toBe(403);
+    expect(update.body.message).toBe(m.identityMismatch);
+    const kept = await call(t.app, 'GET', `/api/momentum/list?id=${mine.body.data.uuid}`, undefined, owner.token);
+    expect(kept.body.data.momentum_title).toBe('Com identidade');
+  });
+
+  it('uses the first item when a dispatcher or finish block carries two', async () => {
+    const [filter, pageview, dispatcher] = blocks();
+    const first = (dispatcher as { values: Record<string, unknown>[] }).values[0]!;
+    const finish = inOneDay();
+    const res = await create({
+      momentum_title: 'Dois itens',
+      status: 'Active',
+      momentums: [
+        filter,
+        pageview,
+        { type: 'dispatcher', values: [first, { ...first, title: 'Segundo item' }] },
+        {
+          type: 'finish',
+          values: [
+            { type: 'finish', filter: 'stop_momentum', value: finish },
+            { type: 'finish', filter: 'stop_momentum', value: onQuarter(2 * 86_400_000) },
+          ],
+        },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const saved = res.body.data.momentums as { type: string; values: Record<string, unknown>[] }[];
+    expect(saved[2]!.values).toHaveLength(1);
+    expect(saved[2]!.values[0]!.title).toBe('Esqueceu algo?');
+    expect(saved[3]!.values).toEqual([{ type: 'finish', filter: 'stop_momentum', value: finish }]);
+  });
+
+  it("refuses a page that is not a URL with 'Igual a' or 'Diferente de', with the pt-BR hint", async () => {
+    for (const comparation of ['==', '!=']) {
+      const res = await create({
+        momentum_title: `Carrinho ${comparation}`,
+        status: 'Active',
+        momentums: withTrigger(trigger({ filter: 'pageview', comparation, value: ['carrinho'] })),
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('Informe uma URL válida. (Ex.: www.seusite.com.br)');
+    }
+    const ok = await create({
+      momentum_title: 'Carrinho URL',
+      status: 'Active',
+      momentums: withTrigger(trigger({ filter: 'pageview', comparation: '==', value: ['loja.com.br/carrinho'] })),
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.momentums[1].values[0].value).toEqual(['https://loja.com.br/carrinho']);
+  });
+
+  it('splits page and event values written with commas into a list, but not regular expressions', async () => {
+    const pages = await create({
+      momentum_title: 'Várias páginas',
+      status: 'Active',
+      momentums: withTrigger(trigger({ filter: 'pageview', comparation: 'contain', value: ['/carrinho, /checkout,'] })),
+    });
+    expect(pages.status).toBe(200);
+    expect(pages.body.data.momentums[1].values[0].value).toEqual(['/carrinho', '/checkout']);
+
+    const events = await create({
+      momentum_title: 'Vários valores',
+      status: 'Active',
+      momentums: withTrigger(
+        trigger({ filter: 'events', parentCategory: 'compra', key: 'produto', comparation: '==', value: 'tenis,meia' }),
+      ),
+    });
+    expect(events.status).toBe(200);
+    expect(events.body.data.momentums[1].values[0].value).toEqual(['tenis', 'meia']);
+
+    const regex = await create({
+      momentum_title: 'Regex com vírgula',
+      status: 'Active',
+      momentums: withTrigger(trigger({ filter: 'pageview', comparation: 'contain', value: ['^/p/\\d{2,4}$'] }, true)),
+    });
+    expect(regex.status).toBe(200);
+    expect(regex.body.data.momentums[1].values[0].value).toEqual(['^/p/\\d{2,4}$']);
+  });
+
+  it("keeps an event trigger's second condition (parentCategory2 with comparation2)", async () => {
+    const second = {
+      filter: 'events',
+      parentCategory: 'compra',
+      key: 'produto',
+      comparation: '==',
+      value: ['tenis'],
+      parentCategory2: 'carrinho',
+      comparation2: 'contain',
+    };
+    const res = await create({
+      momentum_title: 'Duas categorias',
+      status: 'Active',
+      momentums: withTrigger(trigger(second)),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.momentums[1].values[0]).toMatchObject({
+      parentCategory2: 'carrinho',
+      comparation2: 'contain',
+    });
+
+    const missing = await create({
+      momentum_title: 'Sem comparação 2',
+      status: 'Active',
+      momentums: withTrigger(trigger({ ...second, comparation2: undefined })),
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe(
+      'Escolha uma comparação para a segunda condição: igual, diferente, contém ou não contém.',
+    );
+  });
+
+  it('keeps schedule and finish on the 15-minute grid', async () => {
+    const offGrid = new Date(onQuarter(86_400_000));
+    offGrid.setUTCMinutes(offGrid.getUTCMinutes() + 7);
+    const scheduled = await create({
+      momentum_title: 'Agenda 07',
+      status: 'Paused',
+      scheduled_at: offGrid.toISOString(),
+      momentums: blocks(),
+    });
+    expect(scheduled.status).toBe(400);
+    expect(scheduled.body.message).toBe(m.scheduleGrid);
+
+    const finish = await create({
+      momentum_title: 'Fim 07',
+      status: 'Active',
+      momentums: blocks({ finish: offGrid.toISOString() }),
+    });
+    expect(finish.status).toBe(400);
+    expect(finish.body.message).toBe(
+      'A data de finalização deve usar horários em passos de 15 minutos (ex.: 14:00, 14:15, 14:30 ou 14:45).',
+    );
   });
 });

@@ -10,6 +10,17 @@ import { countryName, flagOf, stateInitials } from './brazil.ts';
 
 const PAGE_SIZE = 50;
 const SEARCH_LIMIT = 50;
+const LABEL_SCAN_LIMIT = 2000;
+
+/** Searches ignore case and accents: 'sao' finds São Paulo, 'BRA' finds Brasil. */
+const fold = (text: string) =>
+  text
+    .trim()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+const ACCENTED = 'áàâãäåéèêëíìîïóòôõöúùûüçñý';
+const PLAIN = 'aaaaaaeeeeiiiiooooouuuucny';
 
 export async function listFilters(ctx: AppContext, companyUuid: string, domainUuid: string) {
   await requireCompanyDomain(ctx, companyUuid, domainUuid);
@@ -37,7 +48,11 @@ export async function searchFilterValues(
     ];
   }
   const key = attributeKey(info.key);
-  const like = search?.trim() ? `%${search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const wanted = fold(search ?? '');
+  // Countries and states are found by their shown name, code and initials ('Bra', 'br', 'São'), which the stored
+  // value (BR, Sao Paulo) does not hold: their few distinct values are matched here instead of in SQL.
+  const byLabel = key === 'client.location.country' || key === 'client.location.region';
+  const like = wanted && !byLabel ? `%${wanted.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const rows = await queryRows<{ value: string; n: number }>(
     ctx.db,
     sql`
@@ -48,12 +63,12 @@ export async function searchFilterValues(
           ELSE jsonb_build_array(p.attributes -> ${key}) END
         ) AS v(value)
       WHERE p.domain_uuid = ${domainUuid}::uuid AND v.value IS NOT NULL
-        ${like ? sql`AND v.value ILIKE ${like}` : sql``}
+        ${like ? sql`AND translate(lower(v.value), ${ACCENTED}, ${PLAIN}) LIKE ${like}` : sql``}
       GROUP BY v.value
       ORDER BY n DESC, v.value
-      LIMIT ${SEARCH_LIMIT}`,
+      LIMIT ${byLabel && wanted ? LABEL_SCAN_LIMIT : SEARCH_LIMIT}`,
   );
-  return rows.map(({ value }) => {
+  const options = rows.map(({ value }) => {
     if (key === 'client.location.country') {
       return { name: countryName(value), value, emoji: flagOf(value), code: value, initials: value, state: null };
     }
@@ -65,6 +80,10 @@ export async function searchFilterValues(
       return { name: DEVICE_NAMES[value] ?? value, value, emoji: DEVICE_EMOJI[value] ?? '🖥️' };
     return { name: value, value, emoji: '' };
   });
+  if (!byLabel || !wanted) return options;
+  return options
+    .filter((o) => [o.name, o.value, o.code, o.initials].some((field) => field && fold(field).includes(wanted)))
+    .slice(0, SEARCH_LIMIT);
 }
 
 /** Share of the domain's base that the momentum's filter block selects, 0–100 with one decimal. */

@@ -103,6 +103,8 @@ export interface TriggerState {
   value: string[];
   value2: string[];
   parentCategory: string;
+  /** An event trigger's second condition: another category, compared with comparation2 (spec doc 2 §3.3). */
+  parentCategory2: string;
   key: string;
   hours: string;
   dischargeIn: number[];
@@ -115,6 +117,7 @@ export const emptyTrigger = (): TriggerState => ({
   value: [],
   value2: [],
   parentCategory: '',
+  parentCategory2: '',
   key: '',
   hours: '',
   dischargeIn: [],
@@ -135,6 +138,9 @@ export function triggerBlockInput(t: TriggerState) {
             parentCategory: t.parentCategory || undefined,
             key: t.key || undefined,
             comparation: t.comparation || undefined,
+            ...(t.parentCategory2
+              ? { parentCategory2: t.parentCategory2, comparation2: t.comparation2 || undefined }
+              : {}),
           },
         ],
       };
@@ -169,6 +175,7 @@ export function triggerFromBlock(block: unknown): TriggerState {
     value: list(v.value),
     value2: list(v.value2),
     parentCategory: text(v.parentCategory),
+    parentCategory2: text(v.parentCategory2),
     key: text(v.key),
     hours: text(v.hours),
     dischargeIn: Array.isArray(v.dischargeIn) ? v.dischargeIn.map(Number) : [],

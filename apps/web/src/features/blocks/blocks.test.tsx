@@ -1,9 +1,11 @@
 import { filterMessages, momentumBlocksSchema } from '@impeto/shared';
+import { QueryClient } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/providers.tsx';
+import { mockFetch } from '../../test/render.tsx';
 import {
   checkDispatcher,
   checkFilter,
@@ -11,8 +13,10 @@ import {
   emptyChannel,
   emptyFilter,
   emptyTrigger,
+  type FilterState,
   filterFromBlock,
 } from './block-state.ts';
+import { FilterEditor } from './filter-editor.tsx';
 import { IntervalInput } from './interval-input.tsx';
 import { cutMessage, NO_MESSAGE, NotificationPreview, TITLE_PROMPT } from './notification-preview.tsx';
 
@@ -132,5 +136,38 @@ describe('block state', () => {
   it('sends everyone when the filter is off', () => {
     const off = checkFilter(emptyFilter());
     expect(off.ok && off.block.values).toEqual([{ filter: 'all', value: [] }]);
+  });
+});
+
+describe('filter values search', () => {
+  it("shows what the server found for 'sao' (São Paulo) instead of filtering it out again by accents", async () => {
+    const D = '11111111-1111-4111-8111-111111111111';
+    const key = 'user_stored_data.client.location.region';
+    mockFetch((url) => {
+      if (url === `/api/person/filter/${D}`)
+        return { body: { message: 'ok', data: [{ key, name: 'Estado', mask: 'select' }] } };
+      if (url.startsWith(`/api/person/search/${D}/filter/${encodeURIComponent(key)}`)) {
+        const found = url.includes('search=sao')
+          ? [{ name: 'São Paulo', value: 'São Paulo', emoji: '📍', code: 'SP', initials: 'SP' }]
+          : [];
+        return { body: { message: 'ok', data: found } };
+      }
+      return undefined;
+    });
+    function Editor() {
+      const [value, setValue] = useState<FilterState>({
+        ...emptyFilter(),
+        enabled: true,
+        conditions: [{ ...emptyFilter().conditions[0]!, filter: key, comparation: '==' }],
+      });
+      return <FilterEditor domainUuid={D} value={value} onChange={setValue} />;
+    }
+    render(
+      <AppProviders queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <Editor />
+      </AppProviders>,
+    );
+    await userEvent.type(await screen.findByRole('combobox', { name: 'Valores' }), 'sao');
+    expect(await screen.findByRole('option', { name: /São Paulo/ }, { timeout: 5000 })).toBeTruthy();
   });
 });

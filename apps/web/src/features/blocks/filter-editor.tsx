@@ -36,6 +36,8 @@ import { emptyCondition, type FieldErrors, type FilterConditionState, type Filte
 const CONDITION_KEYS = ['first', 'second'];
 
 export const FILTERS_FAILED = 'Não foi possível listar os filtros disponíveis. Tente novamente mais tarde.';
+/** The filter list came back empty (spec doc 2 §8: 'Filter or block list missing'). */
+export const FILTERS_MISSING = 'Algo deu errado. Tente novamente mais tarde';
 
 const operatorLabel = (key: string, op: FilterOperator) =>
   filterKeyInfo(key)?.mask === 'date'
@@ -76,6 +78,8 @@ function SelectValues({
       searchable
       searchValue={search}
       onSearchChange={setSearch}
+      // The server already matched name, code and initials without case or accents ('sao' → São Paulo).
+      filter={({ options }) => options}
       nothingFoundMessage={options.isFetching ? 'Buscando...' : 'Nenhum valor encontrado'}
       error={error}
       disabled={disabled}
@@ -180,7 +184,9 @@ export interface FilterEditorProps {
 /** Audience filter: at most two conditions joined with E or OU (spec doc 2 §2.3, §3.2). */
 export function FilterEditor({ domainUuid, value, onChange, errors = {}, disabled }: FilterEditorProps) {
   const filters = usePersonFilters(domainUuid);
-  const keys = filters.data?.length ? filters.data : FILTER_KEYS;
+  const missing = filters.isSuccess && filters.data.length === 0;
+  // Only the server's list is offered; until it answers, the known keys keep an item's saved filter readable.
+  const keys = filters.isSuccess || filters.isError ? (filters.data ?? []) : FILTER_KEYS;
   const setCondition = (i: number, patch: Partial<FilterConditionState>) =>
     onChange({ ...value, conditions: value.conditions.map((c, j) => (j === i ? { ...c, ...patch } : c)) });
   const hasAll = value.conditions.some((c) => c.filter === 'all');
@@ -203,6 +209,10 @@ export function FilterEditor({ domainUuid, value, onChange, errors = {}, disable
       {filters.isError ? (
         <Alert color="red" variant="light">
           {FILTERS_FAILED}
+        </Alert>
+      ) : missing ? (
+        <Alert color="red" variant="light">
+          {FILTERS_MISSING}
         </Alert>
       ) : null}
       {value.enabled ? (
@@ -251,7 +261,12 @@ export function FilterEditor({ domainUuid, value, onChange, errors = {}, disable
                     label="Filtro"
                     placeholder="Escolha um filtro"
                     searchable
-                    data={keys.filter((k) => i === 0 || k.key !== 'all').map((k) => ({ value: k.key, label: k.name }))}
+                    data={[
+                      ...keys,
+                      ...FILTER_KEYS.filter((k) => k.key === condition.filter && !keys.some((o) => o.key === k.key)),
+                    ]
+                      .filter((k) => i === 0 || k.key !== 'all')
+                      .map((k) => ({ value: k.key, label: k.name }))}
                     value={condition.filter || null}
                     onChange={(key) => setCondition(i, { filter: key ?? '', comparation: '', value: [], value2: '' })}
                     error={errors[`${i}.filter`]}

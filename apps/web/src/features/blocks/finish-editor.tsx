@@ -2,7 +2,7 @@ import { Stack, Switch } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { IconCalendarEvent } from '@tabler/icons-react';
 import type { FieldErrors, FinishState } from './block-state.ts';
-import { nowZonedInput } from './zoned-time.ts';
+import { nextQuarterInput, snapToQuarter } from './zoned-time.ts';
 
 export interface FinishEditorProps {
   value: FinishState;
@@ -27,10 +27,10 @@ export function FinishEditor({ value, onChange, errors = {}, disabled }: FinishE
           label="Data de finalização"
           placeholder="dd/mm/aaaa - hh:mm"
           valueFormat="DD/MM/YYYY - HH:mm"
-          minDate={nowZonedInput()}
+          minDate={nextQuarterInput()}
           timePickerProps={{ minutesStep: 15 }}
           value={value.value || null}
-          onChange={(v) => onChange({ enabled: true, value: v ? String(v) : '' })}
+          onChange={(v) => onChange({ enabled: true, value: v ? snapToQuarter(String(v)) : '' })}
           leftSection={<IconCalendarEvent size={16} />}
           error={errors.value ?? errors._}
           disabled={disabled}

@@ -1,4 +1,5 @@
 import {
+  Alert,
   AspectRatio,
   Button,
   Center,
@@ -15,6 +16,7 @@ import {
 } from '@mantine/core';
 import { IconLink, IconPhoto } from '@tabler/icons-react';
 import { useState } from 'react';
+import { errorMessage } from '../../lib/api.ts';
 import { useGallery } from './api/list-gallery.ts';
 
 export interface ImagePickerModalProps {
@@ -61,6 +63,11 @@ export function ImagePickerModal({ opened, onClose, domainUuid, initialUrl, onPi
                 <Skeleton key={i} h={110} radius="md" />
               ))}
             </SimpleGrid>
+          ) : gallery.isError ? (
+            // Listing failures carry the server's message (spec doc 1 §8).
+            <Alert color="red" variant="light">
+              {errorMessage(gallery.error)}
+            </Alert>
           ) : (gallery.data ?? []).length === 0 ? (
             <Center py="xl">
               <Stack align="center" gap={4}>

@@ -22,6 +22,15 @@ export const REDIRECT_DELAY_MS = 2000;
 export const toWorktime = (w: WorktimeState): Worktime | null =>
   isWorktimeSet(w) ? { weekdays: w.weekdays, start_at: w.start_at, stop_at: w.stop_at } : null;
 
+/** The finish date doubles as the worktime's end_date (spec doc 2 §3.1); null when there is neither. */
+export function worktimeWithEndDate(worktime: Worktime | null | undefined, blocks: unknown[]): Worktime | null {
+  const finish = (blocks as { type?: string; values?: { value?: unknown }[] }[]).find((b) => b?.type === 'finish')
+    ?.values?.[0]?.value;
+  const endDate = typeof finish === 'string' ? finish : null;
+  if (worktime) return { ...worktime, end_date: endDate };
+  return endDate ? { end_date: endDate } : null;
+}
+
 /** The Cronograma's own messages ('* O dia da semana é obrigatório.', …) when it is partly filled. */
 export const worktimeErrors = (w: WorktimeState): FieldErrors | undefined => {
   const checked = checkWorktime(w);

@@ -1,10 +1,10 @@
-import { momentumMessages as mm } from '@impeto/shared';
+import { isOnQuarterHour, momentumMessages as mm } from '@impeto/shared';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { IconCalendarEvent } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { fromZonedInput, nextQuarterInput, nowZonedInput } from './zoned-time.ts';
+import { fromZonedInput, nextQuarterInput, snapToQuarter } from './zoned-time.ts';
 
 export interface ScheduleModalProps {
   opened: boolean;
@@ -25,6 +25,7 @@ export function ScheduleModal({ opened, onClose, title, loading, zIndex, onSched
     if (!value) return setError(mm.scheduleRequired);
     const iso = fromZonedInput(value);
     if (dayjs(iso).isBefore(dayjs())) return setError(mm.schedulePast);
+    if (!isOnQuarterHour(iso)) return setError(mm.scheduleGrid);
     setError(null);
     onSchedule(iso);
   };
@@ -38,10 +39,10 @@ export function ScheduleModal({ opened, onClose, title, loading, zIndex, onSched
           label="Data e hora"
           placeholder="dd/mm/aaaa - hh:mm"
           valueFormat="DD/MM/YYYY - HH:mm"
-          minDate={nowZonedInput()}
+          minDate={nextQuarterInput()}
           timePickerProps={{ minutesStep: 15 }}
           value={value || null}
-          onChange={(v) => setValue(v ? String(v) : '')}
+          onChange={(v) => setValue(v ? snapToQuarter(String(v)) : '')}
           leftSection={<IconCalendarEvent size={16} />}
           error={error}
           popoverProps={{ withinPortal: true, zIndex: zIndex ? zIndex + 10 : undefined }}

@@ -48,6 +48,13 @@ export const EVENT_CATEGORIES_FAILED =
 export const EVENT_KEYS_FAILED = 'Ocorreu um erro ao listar as chaves disponíveis. Tente novamente mais tarde.';
 export const EVENT_VALUES_FAILED = 'Ocorreu um erro ao listar os valores disponíveis. Tente novamente mais tarde.';
 
+const ADD_HINT = 'Pressione Enter, Tab ou ; para adicionar';
+const ADD_HINT_COMMA = 'Pressione Enter, Tab, ; ou vírgula para adicionar';
+
+/** Values pasted as 'a, b' are separate values; a regular expression keeps its commas ({2,4}). */
+export const splitValues = (list: string[]) =>
+  [...new Set(list.flatMap((v) => v.split(',')).map((v) => v.trim()))].filter((v) => v !== '');
+
 /** 'Informe uma URL válida. (Ex.: loja.com.br)' with the selected domain's host (spec doc 2 §5). */
 export const urlHint = (host: string) => `Informe uma URL válida. (Ex.: ${host || 'www.seusite.com.br'})`;
 
@@ -60,6 +67,7 @@ function UrlValues({
   error,
   disabled,
   data,
+  splitOnComma = false,
 }: {
   label: string;
   value: string[];
@@ -70,10 +78,13 @@ function UrlValues({
   error?: string;
   disabled?: boolean;
   data?: string[];
+  /** 'a, b' becomes two values (spec doc 2 §3.1: page and event values are split on commas). */
+  splitOnComma?: boolean;
 }) {
   const [search, setSearch] = useState('');
   const [hint, setHint] = useState<string | null>(null);
-  const commit = (next: string[]) => {
+  const commit = (typed: string[]) => {
+    const next = splitOnComma ? splitValues(typed) : typed;
     if (!withScheme) {
       setHint(null);
       onChange(next);
@@ -93,7 +104,7 @@ function UrlValues({
   return (
     <TagsInput
       label={label}
-      description={withScheme ? urlHint(host) : 'Pressione Enter, Tab ou ; para adicionar'}
+      description={withScheme ? urlHint(host) : splitOnComma ? ADD_HINT_COMMA : ADD_HINT}
       placeholder={value.length ? undefined : withScheme ? `https://${host || 'www.seusite.com.br'}/` : '/produtos'}
       value={value}
       onChange={commit}
@@ -102,7 +113,7 @@ function UrlValues({
         setSearch(s);
         if (hint && s === '') setHint(null);
       }}
-      splitChars={[';']}
+      splitChars={splitOnComma ? [';', ','] : [';']}
       acceptValueOnBlur
       error={hint ?? shown}
       disabled={disabled}
@@ -193,6 +204,7 @@ export function TriggerEditor({
           value={value.value}
           onChange={(v) => set({ value: v })}
           withScheme={!value.regex && (value.comparation === '==' || value.comparation === '!=')}
+          splitOnComma={!value.regex}
           host={host}
           error={errors.value}
           disabled={disabled}
@@ -216,7 +228,7 @@ export function TriggerEditor({
               ]}
               searchable
               value={value.parentCategory || null}
-              onChange={(c) => set({ parentCategory: c ?? '', key: '', value: [], comparation: '' })}
+              onChange={(c) => set({ parentCategory: c ?? '', key: '', value: [], comparation: '', comparation2: '' })}
               nothingFoundMessage="Nenhuma categoria registrada"
               error={errors.parentCategory}
               disabled={disabled}
@@ -246,16 +258,59 @@ export function TriggerEditor({
           {value.key ? (
             <TagsInput
               label="Valores"
-              description="Pressione Enter, Tab ou ; para adicionar"
+              description={value.regex ? ADD_HINT : ADD_HINT_COMMA}
               data={(values.data ?? []).map((v) => v.value)}
               value={value.value}
-              onChange={(v) => set({ value: v })}
-              splitChars={[';']}
+              onChange={(v) => set({ value: value.regex ? v : splitValues(v) })}
+              splitChars={value.regex ? [';'] : [';', ',']}
               acceptValueOnBlur
               error={errors.value}
               disabled={disabled}
               clearable
             />
+          ) : null}
+          {value.parentCategory ? (
+            <Paper withBorder p="sm" radius="md" bg="var(--mantine-color-gray-0)">
+              <Text size="xs" fw={700} c="dimmed" tt="uppercase" mb={6}>
+                Segunda condição (opcional)
+              </Text>
+              <Text size="xs" c="dimmed" mb="xs">
+                Dispara também com eventos de outra categoria
+                {value.key ? ', comparando a mesma chave e os mesmos valores.' : '.'}
+              </Text>
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+                <Select
+                  label="Segunda categoria"
+                  placeholder="Nenhuma"
+                  data={(categories.data ?? [])
+                    .map((c) => c.parent_category)
+                    .filter((c) => c !== value.parentCategory)
+                    .concat(
+                      value.parentCategory2 &&
+                        !(categories.data ?? []).some((c) => c.parent_category === value.parentCategory2)
+                        ? [value.parentCategory2]
+                        : [],
+                    )}
+                  searchable
+                  clearable
+                  value={value.parentCategory2 || null}
+                  onChange={(c) => set({ parentCategory2: c ?? '', comparation2: c ? value.comparation2 : '' })}
+                  nothingFoundMessage="Nenhuma outra categoria registrada"
+                  error={errors.parentCategory2}
+                  disabled={disabled}
+                />
+                <Select
+                  label="Comparação da segunda condição"
+                  placeholder="Escolha"
+                  data={comparationData}
+                  clearable
+                  value={value.comparation2 || null}
+                  onChange={(c) => set({ comparation2: c ?? '' })}
+                  error={errors.comparation2}
+                  disabled={disabled || !value.parentCategory2 || !value.key}
+                />
+              </SimpleGrid>
+            </Paper>
           ) : null}
         </>
       ) : null}

@@ -28,3 +28,16 @@ export function nextQuarterInput(now = new Date()) {
 }
 
 export const nowZonedInput = (now = new Date()) => inAppZone(now).format('YYYY-MM-DD HH:mm:ss');
+
+/**
+ * A picker value on the 15-minute grid (spec doc 2 §5, §9): typed minutes such as :07 move up to the next quarter,
+ * seconds are dropped. Empty stays empty.
+ */
+export function snapToQuarter(value: string): string {
+  if (!value) return '';
+  const at = dayjs(value);
+  if (!at.isValid()) return value;
+  const base = at.second(0).millisecond(0);
+  const over = base.minute() % 15;
+  return (over ? base.add(15 - over, 'minute') : base).format('YYYY-MM-DD HH:mm:ss');
+}

@@ -213,6 +213,9 @@ describe('diagram editor', () => {
       momentum_title: 'Boas-vindas',
       status: 'Draft',
       momentums: [],
+      // The session's identity goes with the save (spec doc 2 §3.1); the server checks it against the token.
+      company_uuid: COMPANY,
+      user_uuid: '0b7e4f5a-1c2d-4e3f-8a9b-0c1d2e3f4a5b',
     });
     expect(await screen.findByText(mm.draftSaved)).toBeTruthy();
   });

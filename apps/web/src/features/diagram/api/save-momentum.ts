@@ -1,10 +1,13 @@
-import type { MomentumItem, MomentumType } from '@impeto/shared';
+import type { MomentumItem, MomentumType, Worktime } from '@impeto/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
-/** The flat create/update body (spec doc 2 §3.1, §7); company and user come from the session on the server. */
+/** The flat create/update body (spec doc 2 §3.1, §7). */
 export interface DiagramSaveBody {
   uuid?: string;
+  /** From the session (spec doc 2 §3.1); the server checks them against the token. */
+  company_uuid?: string;
+  user_uuid?: string;
   domain_uuid: string;
   type: MomentumType;
   momentum_title: string;
@@ -13,6 +16,7 @@ export interface DiagramSaveBody {
   scheduled_at: string | null;
   channel_uuid: string | null;
   momentums: unknown[];
+  worktime?: Worktime | null;
 }
 
 /** POST /momentum/create, or PUT /momentum/update when the body carries uuid. */

@@ -1,7 +1,7 @@
 import { Radio, Stack } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { IconCalendarEvent } from '@tabler/icons-react';
-import { type FieldErrors, nowZonedInput } from '../../blocks/index.ts';
+import { type FieldErrors, nextQuarterInput, snapToQuarter } from '../../blocks/index.ts';
 import type { FinishFormState } from '../diagram-state.ts';
 
 export interface FinishFormProps {
@@ -22,10 +22,10 @@ export function FinishForm({ value, onChange, errors = {}, readOnly }: FinishFor
         label="Data de finalização"
         placeholder="dd/mm/aaaa - hh:mm"
         valueFormat="DD/MM/YYYY - HH:mm"
-        minDate={nowZonedInput()}
+        minDate={nextQuarterInput()}
         timePickerProps={{ minutesStep: 15 }}
         value={value.value || null}
-        onChange={(v) => onChange({ value: v ? String(v) : '' })}
+        onChange={(v) => onChange({ value: v ? snapToQuarter(String(v)) : '' })}
         leftSection={<IconCalendarEvent size={16} />}
         error={errors.value ?? errors._}
         readOnly={readOnly}

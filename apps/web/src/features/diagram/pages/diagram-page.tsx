@@ -17,8 +17,9 @@ import { CenteredLoader } from '../../../components/ui/centered-loader.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useSelectedDomain } from '../../../lib/domain-store.ts';
 import { withDomain } from '../../../lib/navigation.ts';
+import { getSession } from '../../../lib/session.ts';
 import { removeKey, writeJson } from '../../../lib/storage.ts';
-import { type FieldErrors, ScheduleModal } from '../../blocks/index.ts';
+import { type FieldErrors, ScheduleModal, worktimeWithEndDate } from '../../blocks/index.ts';
 import { useDiagramMomentum } from '../api/get-momentum.ts';
 import { type DiagramSaveBody, useSaveDiagram } from '../api/save-momentum.ts';
 import { BlockPanel, type PanelMode } from '../components/block-panel.tsx';
@@ -226,8 +227,11 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: Diag
     if (!momentums) return;
     const status =
       choice === 'draft' ? 'Draft' : choice === 'schedule' ? 'Paused' : choice === 'now' ? 'Active' : undefined;
+    const worktime = worktimeWithEndDate(item?.worktime, momentums);
+    const session = getSession();
     const body: DiagramSaveBody = {
       ...(item ? { uuid: item.uuid } : {}),
+      ...(session ? { company_uuid: session.company_uuid, user_uuid: session.user_uuid } : {}),
       domain_uuid: domainUuid,
       type: kind,
       momentum_title: title.trim(),
@@ -236,8 +240,8 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: Diag
       scheduled_at: choice === 'schedule' ? scheduledAt : choice === 'keep' ? (item?.scheduled_at ?? null) : null,
       channel_uuid: channelUuid || null,
       momentums,
-      // The diagram has no Cronograma; an edit keeps the one the v2 form set.
-      ...(item?.worktime ? { worktime: item.worktime } : {}),
+      // The diagram has no Cronograma; an edit keeps the one the v2 form set, with the finish as its end_date.
+      ...(worktime ? { worktime } : {}),
     };
     save.mutate(body, {
       onSuccess: (answer) => {

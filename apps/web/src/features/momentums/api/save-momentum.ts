@@ -22,7 +22,9 @@ export function useSaveMomentum() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: ['momentums'] }),
-        queryClient.invalidateQueries({ queryKey: ['momentum'] }),
+        // The open form's own item is not refetched under it: a draft saved as Imediato is Active now, and the
+        // form page would take that for opening a running item. Its next visit loads it fresh.
+        queryClient.invalidateQueries({ queryKey: ['momentum'], refetchType: 'none' }),
       ]),
   });
 }

@@ -1,6 +1,7 @@
 import { type MomentumItem, type MomentumType, momentumMessages as mm, momentumBlocksSchema } from '@impeto/shared';
 import { Alert, Badge, Button, Group, Menu, Modal, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import {
+  IconAlertTriangle,
   IconArrowLeft,
   IconArrowRight,
   IconBolt,
@@ -16,11 +17,14 @@ import {
   IconSend,
   IconSignature,
 } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { Link, useBlocker, useNavigate } from 'react-router';
 import { FormSection } from '../../../components/ui/form-section.tsx';
+import { isApiError } from '../../../lib/api.ts';
 import { withDomain } from '../../../lib/navigation.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { getSession } from '../../../lib/session.ts';
 import {
   blockOf,
   ChannelEditor,
@@ -46,7 +50,6 @@ import {
   finishFromBlock,
   REDIRECT_DELAY_MS,
   ScheduleModal,
-  saveFailedMessage,
   TriggerEditor,
   type TriggerState,
   toWorktime,
@@ -55,7 +58,9 @@ import {
   type WorktimeState,
   warnIncomplete,
   worktimeFromItem,
+  worktimeWithEndDate,
 } from '../../blocks/index.ts';
+import { momentumQueryKey } from '../api/get-momentum.ts';
 import { type MomentumBody, useSaveMomentum } from '../api/save-momentum.ts';
 import { displayStatus, listPath, NOUN, STATUS_COLORS, statusLabel } from './momentum-status.ts';
 import { MomentumSummary } from './momentum-summary.tsx';
@@ -108,11 +113,14 @@ export interface MomentumFormProps {
   domainUuid: string;
   siteRoot: string;
   item?: MomentumItem;
+  /** Called with the new draft after a first Rascunho: the page then edits that draft (spec doc 2 §4). */
+  onDraftCreated?: (item: MomentumItem) => void;
 }
 
 /** The v2 create/edit form: sections, then a Resumo with the save choices (spec doc 2 §2.3). */
-export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormProps) {
+export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated }: MomentumFormProps) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const save = useSaveMomentum();
   const isMomentum = type === 'momentum';
   const isDraft = item?.status === 'Draft';
@@ -125,6 +133,10 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
   const [step, setStep] = useState<'form' | 'summary'>('form');
   const [scheduleOpen, setScheduleOpen] = useState(false);
   const [blocks, setBlocks] = useState<unknown[]>([]);
+  /** What the server said about a refused save (the toast carries the spec's text, §8). */
+  const [refusal, setRefusal] = useState<string | null>(null);
+  /** The state as last saved: a Rascunho stays on the page, and only later edits count as unsaved. */
+  const [saved, setSaved] = useState(() => JSON.stringify(initial));
   const leaving = useRef(false);
   const host = (() => {
     try {
@@ -135,7 +147,7 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
   })();
   const noun = NOUN[type];
 
-  const dirty = JSON.stringify(state) !== JSON.stringify(initial);
+  const dirty = JSON.stringify(state) !== saved;
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
       (isNew || isDraft) && dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
@@ -206,34 +218,53 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
     return out;
   }
 
+  const session = getSession();
   const bodyOf = (momentums: unknown[], extra: Partial<MomentumBody>, worktimeOk: boolean): MomentumBody => ({
+    ...(session ? { company_uuid: session.company_uuid, user_uuid: session.user_uuid } : {}),
     domain_uuid: domainUuid,
     type,
     momentum_title: state.title.trim(),
     momentum_description: state.description.trim() || null,
     channel_uuid: state.channel.channel_uuid || null,
     momentums,
-    worktime: worktimeOk ? toWorktime(state.worktime) : null,
+    worktime: worktimeWithEndDate(worktimeOk ? toWorktime(state.worktime) : null, momentums),
     ...(item ? { uuid: item.uuid } : {}),
     ...extra,
   });
 
-  const failed = (error: unknown) => notifyError(saveFailedMessage(error));
+  /** Spec doc 2 §8: a failed save always reads 'Não foi possível cadastrar seu Momentum…'; a refusal's reason shows inline. */
+  const failed = (error: unknown) => {
+    notifyError(mm.saveFailed);
+    const refused = isApiError(error) && error.status >= 400 && error.status < 500 ? error : null;
+    const titleError = refused?.fields?.momentum_title;
+    if (titleError) setErrors((e) => ({ ...e, title: titleError }));
+    setRefusal(refused?.message ?? null);
+  };
 
-  const submit = (extra: Partial<MomentumBody>) =>
+  const submit = (extra: Partial<MomentumBody>) => {
+    setRefusal(null);
+    const draft = extra.status === 'Draft';
+    const snapshot = JSON.stringify(state);
     save.mutate(bodyOf(blocks, extra, true), {
       onSuccess: (answer) => {
-        const draft = extra.status === 'Draft';
         notifySuccess(
           answer.message ||
             (draft ? (isDraft ? mm.draftUpdated : mm.draftSaved) : item ? mm.updated(type) : mm.created(type)),
         );
-        leaving.current = true;
         setScheduleOpen(false);
+        if (draft) {
+          // A draft save stays on the page; a new draft is edited from now on (its uuid in the address).
+          setSaved(snapshot);
+          queryClient.setQueryData(momentumQueryKey(answer.data.uuid), answer.data);
+          if (isNew) onDraftCreated?.(answer.data);
+          return;
+        }
+        leaving.current = true;
         setTimeout(() => navigate(withDomain(listPath(type), domainUuid)), REDIRECT_DELAY_MS);
       },
       onError: failed,
     });
+  };
 
   const saveDraftAndLeave = () => {
     if (!state.title.trim()) {
@@ -337,6 +368,11 @@ export function MomentumForm({ type, domainUuid, siteRoot, item }: MomentumFormP
           updatedAt={item?.updated_at}
           scheduledAt={item?.scheduled_at}
         />
+        {refusal ? (
+          <Alert color="red" variant="light" mt="lg" icon={<IconAlertTriangle />}>
+            {refusal}
+          </Alert>
+        ) : null}
         <Group justify="space-between" mt="lg">
           <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={() => setStep('form')}>
             Voltar

@@ -78,6 +78,7 @@ export function ScheduleCell({ value }: { value: string | null }) {
         variant={marker === 'HOJE!' ? 'filled' : 'light'}
         color={marker === 'HOJE!' ? 'orange' : marker === '✓' ? 'teal' : 'blue'}
         aria-label={`Marcador ${marker}`}
+        tt="none"
       >
         {marker}
       </Badge>

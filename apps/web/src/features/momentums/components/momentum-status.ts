@@ -82,10 +82,10 @@ export const listPath = (type: MomentumType) =>
 export const formPath = (type: MomentumType) =>
   type === 'campaign' ? '/v2/campaign/create' : type === 'dcm' ? '/dcm/manager' : '/v2/momentum/create';
 /** The GCD manager reads ?uuid= and &viewonly (spec doc 2 §2.1); the v2 forms ?id= and &view=1. */
-export const editPath = (type: MomentumType, uuid: string) =>
-  type === 'dcm' ? `${formPath(type)}?uuid=${uuid}` : `${formPath(type)}?id=${uuid}`;
+/** Spec doc 2 §2.1: ?uuid= edits, ?ref={uuid}&viewonly views (the form still reads the older ?id= and view=1). */
+export const editPath = (type: MomentumType, uuid: string) => `${formPath(type)}?uuid=${uuid}`;
 export const viewPath = (type: MomentumType, uuid: string) =>
-  type === 'dcm' ? `${editPath(type, uuid)}&viewonly` : `${editPath(type, uuid)}&view=1`;
+  type === 'dcm' ? `${editPath(type, uuid)}&viewonly` : `${formPath(type)}?ref=${uuid}&viewonly`;
 
 /** The list's columns: the v2 lists (spec doc 2 §2.2) and the GCD listing (§2.6). */
 export const listColumns = (type: MomentumType) =>

@@ -183,6 +183,77 @@ describe('momentum list', { timeout: 30_000 }, () => {
   });
 });
 
+const USER = '0b7e4f5a-1c2d-4e3f-8a9b-0c1d2e3f4a5b';
+const finishAt = (() => {
+  const at = new Date(Date.now() + 5 * 86400_000);
+  at.setUTCHours(18, 0, 0, 0);
+  return at.toISOString();
+})();
+const withWorktime = {
+  ...item('Com cronograma G', 'Paused'),
+  worktime: { weekdays: [1, 2], start_at: '09:00', stop_at: '18:00', end_date: finishAt },
+  momentums: [...blocks, { type: 'finish', values: [{ type: 'finish', filter: 'stop_momentum', value: finishAt }] }],
+};
+
+describe('momentum form details (issue #14)', { timeout: 30_000 }, () => {
+  it('sends the session company and user, and the finish date as the worktime end_date (spec doc 2 §3.1)', async () => {
+    const calls = serve((url, init) => {
+      if (url === `/api/momentum/list?id=${withWorktime.uuid}`) return { body: { message: 'ok', data: withWorktime } };
+      if (url === '/api/momentum/update' && init.method === 'PUT')
+        return { body: { message: momentumMessages.updated('momentum'), data: withWorktime } };
+      return undefined;
+    });
+    renderApp(`/v2/momentum/create?domain=${DOMAIN}&uuid=${withWorktime.uuid}`);
+    expect(await screen.findByDisplayValue('Com cronograma G', {}, { timeout: 15000 })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Seguir' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText(momentumMessages.updated('momentum'))).toBeTruthy();
+    const body = calls.find((c) => c.url === '/api/momentum/update')?.json as Record<string, unknown>;
+    expect(body).toMatchObject({
+      company_uuid: COMPANY,
+      user_uuid: USER,
+      worktime: { weekdays: [1, 2], start_at: '09:00', stop_at: '18:00', end_date: finishAt },
+    });
+  });
+
+  it("a server error shows the spec's save failure, never the server's text (spec doc 2 §8)", async () => {
+    serve((url, init) =>
+      url === '/api/momentum/update' && init.method === 'PUT'
+        ? { status: 500, body: { message: 'Falha interna XYZ', code: 'INTERNAL' } }
+        : undefined,
+    );
+    renderApp(`/v2/momentum/create?domain=${DOMAIN}&id=${items[2]!.uuid}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Seguir' }, { timeout: 15000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText(momentumMessages.saveFailed)).toBeTruthy();
+    expect(screen.queryByText('Falha interna XYZ')).toBeNull();
+  });
+
+  it("an empty filter list shows the spec's 'Algo deu errado' instead of falling back silently", async () => {
+    serve();
+    renderApp(`/v2/momentum/create?domain=${DOMAIN}`);
+    expect(await screen.findByText('Algo deu errado. Tente novamente mais tarde', {}, { timeout: 15000 })).toBeTruthy();
+    notifications.clean();
+  });
+
+  it('keeps the available filters in session storage, one per key', async () => {
+    const filter = { key: 'user_stored_data.navigator.browser', name: 'Navegador', mask: 'select' };
+    serve((url) =>
+      url === `/api/person/filter/${DOMAIN}`
+        ? { body: { message: 'ok', data: [{ key: 'all', name: 'Todos', mask: 'none' }, filter, filter] } }
+        : undefined,
+    );
+    renderApp(`/v2/momentum/create?domain=${DOMAIN}`);
+    await screen.findByRole('button', { name: 'Seguir' }, { timeout: 15000 });
+    await waitFor(() =>
+      expect(JSON.parse(sessionStorage.getItem('impeto.filters') ?? 'null')).toEqual({
+        [DOMAIN]: [{ key: 'all', name: 'Todos', mask: 'none' }, filter],
+      }),
+    );
+    expect(screen.queryByText('Algo deu errado. Tente novamente mais tarde')).toBeNull();
+  });
+});
+
 describe('momentum form', { timeout: 30_000 }, () => {
   it('warns on an empty Seguir', async () => {
     serve();
