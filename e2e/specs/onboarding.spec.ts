@@ -248,10 +248,8 @@ async function screenshotsOf(page: Page, card: Locator) {
     expect(overflow, `the page overflows at ${width} px`).toBeLessThanOrEqual(0);
     const box = await card.boundingBox();
     expect(box!.x + box!.width, `the card overflows at ${width} px`).toBeLessThanOrEqual(width);
-    await page.screenshot({
-      path: test.info().outputPath(`analytics-primeiros-passos-${width}.png`),
-      fullPage: width < 1000,
-    });
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath(`analytics-primeiros-passos-${width}.png`) });
   }
   await page.setViewportSize({ width: 1280, height: 720 });
 }
