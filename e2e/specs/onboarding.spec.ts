@@ -161,6 +161,7 @@ test('a new user following only the dashboard gets a push from their first momen
     expect(withOptin).toContain("gero('optin', 'default');");
     expect(withOptin.replace("\ngero('optin', 'default');", '')).toBe(snippet);
     testSite.install({ head: withOptin });
+    await next.screenshot({ path: test.info().outputPath('script-modal-proximos-passos.png') });
     await page.keyboard.press('Escape');
     await expect(script).toBeHidden();
 

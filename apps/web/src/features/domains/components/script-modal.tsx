@@ -353,6 +353,8 @@ function NextSteps({
       ref={innerRef}
       component="section"
       aria-labelledby="proximos-passos"
+      // Scrolled to from the analytics card: clear of the modal's sticky header.
+      style={{ scrollMarginTop: 72 }}
     >
       <Stack gap="md">
         <Group gap="xs">
