@@ -23,6 +23,11 @@ export interface TestSite {
   setGeroId(id: string): void;
   setSnippet(on: boolean): void;
   setServiceWorker(on: boolean): void;
+  /**
+   * What a site owner pasted, served as is: `head` goes into every page's <head> instead of the generated
+   * snippet, `worker` is the whole /cn_sw.min.js. null goes back to the generated ones.
+   */
+  install(pasted: { head?: string | null; worker?: string | null }): void;
   close(): Promise<void>;
 }
 
@@ -139,6 +144,8 @@ export async function startTestSite(options: TestSiteOptions): Promise<TestSite>
   let geroId = options.geroId ?? '';
   let snippetOn = options.withSnippet ?? true;
   let workerOn = options.withServiceWorker ?? true;
+  let pastedHead: string | null = null;
+  let pastedWorker: string | null = null;
   let origin = '';
 
   const server = http.createServer((req, res) => {
@@ -161,7 +168,8 @@ export async function startTestSite(options: TestSiteOptions): Promise<TestSite>
     };
 
     if (path === `/${SERVICE_WORKER_FILE}`) {
-      if (workerOn && geroId)
+      if (pastedWorker !== null) send(200, 'application/javascript; charset=utf-8', pastedWorker);
+      else if (workerOn && geroId)
         send(200, 'application/javascript; charset=utf-8', serviceWorkerFile({ publicUrl, geroId }));
       else send(404, 'text/plain; charset=utf-8', 'not found');
       return;
@@ -175,7 +183,7 @@ export async function startTestSite(options: TestSiteOptions): Promise<TestSite>
       );
       return;
     }
-    let head = snippetOn && geroId ? trackingSnippet({ publicUrl, root: origin, geroId }) : '';
+    let head = pastedHead ?? (snippetOn && geroId ? trackingSnippet({ publicUrl, root: origin, geroId }) : '');
     if (askConsent) head = head.replace(`id: '${geroId}' }`, `id: '${geroId}', consent: 'required' }`);
     send(200, 'text/html; charset=utf-8', layout(path, page.title, page.body, head));
   });
@@ -199,6 +207,10 @@ export async function startTestSite(options: TestSiteOptions): Promise<TestSite>
     },
     setServiceWorker: (on) => {
       workerOn = on;
+    },
+    install: (pasted) => {
+      if (pasted.head !== undefined) pastedHead = pasted.head;
+      if (pasted.worker !== undefined) pastedWorker = pasted.worker;
     },
     close: () =>
       new Promise<void>((resolve) => {

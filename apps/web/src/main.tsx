@@ -6,6 +6,7 @@ import dayjs from 'dayjs';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { registerDashboardWorker } from './lib/dashboard-worker.ts';
 
 dayjs.locale('pt-br');
 
@@ -16,3 +17,5 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+
+registerDashboardWorker();

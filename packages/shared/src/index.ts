@@ -6,6 +6,7 @@ export * from './company/company.schema.ts';
 export * from './dcm/dcm-rule.ts';
 export * from './deliveries/delivery.schema.ts';
 export * from './domains/domain.schema.ts';
+export * from './domains/onboarding.schema.ts';
 export * from './domains/snippet.ts';
 export * from './engine/onsite.schema.ts';
 export * from './envelope.ts';

@@ -65,6 +65,7 @@ export const msg = {
   },
   domain: {
     listed: 'Domínios carregados.',
+    onboardingLoaded: 'Primeiros passos do domínio carregados.',
     nameRequired: 'Por favor, informe um nome válido.',
     urlInvalid: 'Por favor, informe uma URL válida contendo HTTPS.',
     created: 'Domínio cadastrado com sucesso!',

@@ -1,5 +1,5 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../../db/client.ts';
 import { domains } from '../../db/schema.ts';
 
 const live = (companyUuid: string) => and(eq(domains.companyUuid, companyUuid), isNull(domains.removedAt));
@@ -55,3 +55,36 @@ export const updateDomain = async (
       .where(and(live(companyUuid), eq(domains.uuid, uuid)))
       .returning()
   )[0];
+
+const exists = async (db: Db, query: SQL) =>
+  (await queryRows<{ found: boolean }>(db, sql`SELECT EXISTS (${query}) AS found`))[0]?.found === true;
+
+/**
+ * The facts behind a domain's first steps, each one indexed lookup that stops at the first row (daily_stats by
+ * its primary key, persons by the partial push index, channels by (domain, type), momentums by (domain, type)).
+ * The domain is one the service resolved within the caller's company.
+ */
+export async function onboardingFacts(db: Db, domainUuid: string) {
+  const collected = await exists(db, sql`SELECT 1 FROM daily_stats WHERE domain_uuid = ${domainUuid}::uuid`);
+  const pushIntegrated = await exists(
+    db,
+    sql`SELECT 1 FROM channels
+        WHERE domain_uuid = ${domainUuid}::uuid AND channel_type = 'CELL_NOTIFICATION' AND active`,
+  );
+  // A visitor subscribed now, or an opt-in counted once (they may have opted out since).
+  const optedIn =
+    (await exists(
+      db,
+      sql`SELECT 1 FROM persons WHERE domain_uuid = ${domainUuid}::uuid AND push_status = 'subscribed'`,
+    )) ||
+    (await exists(
+      db,
+      sql`SELECT 1 FROM daily_stats WHERE domain_uuid = ${domainUuid}::uuid AND dimension = 'optins' AND count > 0`,
+    ));
+  const momentumActive = await exists(
+    db,
+    sql`SELECT 1 FROM momentums
+        WHERE domain_uuid = ${domainUuid}::uuid AND type = 'momentum' AND status IN ('Active', 'Done')`,
+  );
+  return { collected, pushIntegrated, optedIn, momentumActive };
+}

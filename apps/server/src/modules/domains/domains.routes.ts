@@ -1,5 +1,6 @@
 import {
   createDomainSchema,
+  domainOnboardingSchema,
   domainUuidBodySchema,
   msg,
   updateDomainSchema,
@@ -11,7 +12,7 @@ import { z } from 'zod';
 import { principalOf } from '../../lib/auth-guard.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
-import { ok } from '../../lib/reply.ts';
+import { errorSchema, ok, successSchema } from '../../lib/reply.ts';
 import * as domains from './domains.service.ts';
 
 const uuidParam = z.object({ uuid: z.uuid(msg.common.notFound) });
@@ -72,6 +73,22 @@ export function domainsRoutes(ctx: AppContext) {
         await domains.removeDomain(ctx, principalOf(req).companyUuid, req.params.uuid);
         return ok(msg.domain.removed, null);
       },
+    );
+
+    r.get(
+      '/domain/onboarding/:uuid',
+      {
+        schema: {
+          tags,
+          summary: 'Primeiros passos do domínio',
+          description:
+            'Script instalado (o coletor já recebeu eventos), domínio validado, canal push integrado, primeiro opt-in recebido e primeiro momentum ativo, cada um lido dos dados reais.',
+          params: uuidParam,
+          response: { 200: successSchema(domainOnboardingSchema), 404: errorSchema },
+        },
+      },
+      async (req) =>
+        ok(msg.domain.onboardingLoaded, await domains.onboarding(ctx, principalOf(req).companyUuid, req.params.uuid)),
     );
 
     r.post('/gero/validate', { schema: { tags, body: validateScriptSchema } }, async (req) =>

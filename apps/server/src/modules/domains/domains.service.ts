@@ -1,5 +1,5 @@
 import { createECDH, randomBytes, randomUUID } from 'node:crypto';
-import { type DomainItem, msg } from '@impeto/shared';
+import { type DomainItem, type DomainOnboarding, msg, ONBOARDING_STEPS } from '@impeto/shared';
 import type { domains } from '../../db/schema.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.ts';
@@ -181,4 +181,26 @@ export async function changeVersion(
   );
   if (!row) throw domainNotFound();
   return toDomainItem(row);
+}
+
+/** The domain's first steps (issue #14), each from real data; another company's domain answers 404. */
+export async function onboarding(ctx: AppContext, companyUuid: string, uuid: string): Promise<DomainOnboarding> {
+  const row = await q.findDomain(ctx.db, companyUuid, uuid);
+  if (!row) throw domainNotFound();
+  const facts = await q.onboardingFacts(ctx.db, row.uuid);
+  const steps = {
+    script_installed: facts.collected,
+    domain_validated: row.geroValidate,
+    push_integrated: facts.pushIntegrated,
+    first_optin: facts.optedIn,
+    momentum_active: facts.momentumActive,
+  };
+  const doneCount = ONBOARDING_STEPS.filter((step) => steps[step]).length;
+  return {
+    domain_uuid: row.uuid,
+    steps,
+    done_count: doneCount,
+    total: ONBOARDING_STEPS.length,
+    complete: doneCount === ONBOARDING_STEPS.length,
+  };
 }

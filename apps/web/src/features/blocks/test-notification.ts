@@ -1,3 +1,5 @@
+import { DASHBOARD_WORKER_URL } from '../../lib/dashboard-worker.ts';
+
 export const TEST_TITLE_REQUIRED = 'É necessário informar o Título da Notificação antes de testá-la.';
 export const NO_DESKTOP_NOTIFICATIONS = 'Este browser não suporta notificações de Desktop';
 export const PERMISSION_DENIED = 'Permita as notificações deste site no navegador para ver o teste.';
@@ -27,7 +29,7 @@ export async function showTestNotification(n: TestNotification): Promise<string 
     tag: 'impeto-test',
   };
   if ('serviceWorker' in navigator) {
-    await navigator.serviceWorker.register('/service-worker.js');
+    await navigator.serviceWorker.register(DASHBOARD_WORKER_URL);
     const registration = await navigator.serviceWorker.ready;
     await registration.showNotification(n.title.trim(), options);
     return null;

@@ -18,6 +18,7 @@ import { MomentumImpact } from '../components/momentum-impact.tsx';
 import { MomentumPerformance } from '../components/momentum-performance.tsx';
 import { MomentumsCard } from '../components/momentums-card.tsx';
 import { MostViewedPages } from '../components/most-viewed-pages.tsx';
+import { OnboardingCard } from '../components/onboarding-card.tsx';
 import { OptinsChart } from '../components/optins-chart.tsx';
 import { PageViewsCard } from '../components/page-views-card.tsx';
 import { RangePicker } from '../components/range-picker.tsx';
@@ -85,6 +86,7 @@ export default function AnalyticsPage() {
         }
       />
       <Stack gap="lg">
+        <OnboardingCard domainUuid={domainUuid} />
         <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="lg">
           <PageViewsCard {...widget} />
           <VisitorsCard {...widget} />

@@ -1,6 +1,7 @@
 import type { DomainItem } from '@impeto/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { domainOnboardingQueryKey } from './domain-onboarding.ts';
 
 export interface ScriptCheck {
   loader: boolean;
@@ -16,6 +17,10 @@ export function useValidateScript() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: validateScript,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['domains'] }),
+    onSuccess: (_answer, domainUuid) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['domains'] }),
+        queryClient.invalidateQueries({ queryKey: domainOnboardingQueryKey(domainUuid) }),
+      ]),
   });
 }

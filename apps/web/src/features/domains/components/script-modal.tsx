@@ -1,6 +1,7 @@
 import {
   CONSENT_DENY_CALL,
   CONSENT_GRANT_CALL,
+  type OptinModelName,
   SERVICE_WORKER_FILE,
   serviceWorkerFile,
   trackingSnippet,
@@ -16,23 +17,52 @@ import {
   List,
   Modal,
   Paper,
+  SegmentedControl,
   SimpleGrid,
   Stack,
   Text,
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import { IconCheck, IconCopy, IconInfoCircle, IconShieldLock, IconTags } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import {
+  IconArrowRight,
+  IconBell,
+  IconCheck,
+  IconCircleCheckFilled,
+  IconCopy,
+  IconInfoCircle,
+  IconShieldLock,
+  IconTags,
+} from '@tabler/icons-react';
+import { type ReactNode, type Ref, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { CopyCodeBlock, CopyIcon } from '../../../components/ui/copy-code.tsx';
 import { useAppConfig } from '../../../lib/app-config.ts';
+import { withDomain } from '../../../lib/navigation.ts';
+import { useDomainOnboarding } from '../api/domain-onboarding.ts';
 
 /** What the modal needs of a domain: the sidebar passes the selected domain, the table a listed one. */
 export interface ScriptTarget {
+  /** Known for a saved domain: the next steps read its push channel (GET /domain/onboarding/:uuid). */
+  uuid?: string;
   name: string;
   root: string;
   gero_id: string;
 }
+
+/** The tag's opt-in models (packages/tracker README, 'Web push opt-in'), as the site owner chooses them here. */
+const OPTIN_CHOICES: { value: OptinModelName; label: string; description: string }[] = [
+  {
+    value: 'default',
+    label: 'Padrão',
+    description: 'O navegador pede a permissão assim que a página abre.',
+  },
+  {
+    value: 'topbox',
+    label: 'Topbox',
+    description: 'Uma caixa no topo da página convida o visitante; o navegador só pergunta se ele aceitar.',
+  },
+];
 
 /** The main button's confirmation lasts 2 s (doc 1 §2, §9). */
 const SCRIPT_COPY_MS = 2000;
@@ -77,21 +107,37 @@ export function ScriptModal({
   opened,
   onClose,
   domain,
+  focusNextSteps = false,
 }: {
   opened: boolean;
   onClose: () => void;
   domain: ScriptTarget | null;
+  /** Opens scrolled to 'Próximos passos' (the analytics page's first-steps card asks for the opt-in model). */
+  focusNextSteps?: boolean;
 }) {
   const publicUrl = useAppConfig().data?.publicUrl || globalThis.location?.origin || '';
-  const snippet = domain ? trackingSnippet({ publicUrl, root: domain.root, geroId: domain.gero_id }) : '';
+  const onboarding = useDomainOnboarding(domain?.uuid ?? '', opened);
+  const pushIntegrated = onboarding.data?.steps.push_integrated === true;
+  const [optinModel, setOptinModel] = useState<OptinModelName>('default');
+  const nextStepsRef = useRef<HTMLDivElement>(null);
+  // Without a push channel nobody would receive what a visitor subscribes to: the opt-in line waits for it.
+  const optin = pushIntegrated ? optinModel : undefined;
+  const snippet = domain ? trackingSnippet({ publicUrl, root: domain.root, geroId: domain.gero_id, optin }) : '';
   const consentSnippet = domain
-    ? `${trackingSnippet({ publicUrl, root: domain.root, geroId: domain.gero_id, consentRequired: true })}
+    ? `${trackingSnippet({ publicUrl, root: domain.root, geroId: domain.gero_id, consentRequired: true, optin })}
 
 <!-- quando o visitante aceitar, em todas as páginas: -->
 <script>${CONSENT_GRANT_CALL}</script>`
     : '';
   const worker = domain ? serviceWorkerFile({ publicUrl, geroId: domain.gero_id }) : '';
   const workerUrl = domain ? `${domain.root.replace(/\/+$/, '')}/${SERVICE_WORKER_FILE}` : '';
+
+  useEffect(() => {
+    if (!opened || !focusNextSteps) return;
+    // After the modal's opening transition, so the section is laid out.
+    const timer = setTimeout(() => nextStepsRef.current?.scrollIntoView({ block: 'start' }), 250);
+    return () => clearTimeout(timer);
+  }, [opened, focusNextSteps]);
 
   return (
     <Modal
@@ -223,6 +269,19 @@ export function ScriptModal({
               e o service worker são encontrados.
             </Text>
           </Step>
+
+          <NextSteps
+            innerRef={nextStepsRef}
+            domainUuid={domain.uuid}
+            pushIntegrated={pushIntegrated}
+            optinReceived={onboarding.data?.steps.first_optin === true}
+            momentumActive={onboarding.data?.steps.momentum_active === true}
+            loading={Boolean(domain.uuid) && onboarding.isPending}
+            optinModel={optinModel}
+            onOptinModel={setOptinModel}
+            snippet={snippet}
+            onNavigate={onClose}
+          />
         </Stack>
       ) : (
         <Alert color="yellow" icon={<IconInfoCircle />} title="Nenhum domínio selecionado">
@@ -230,5 +289,159 @@ export function ScriptModal({
         </Alert>
       )}
     </Modal>
+  );
+}
+
+function NextStep({ done, title, children }: { done: boolean; title: string; children: ReactNode }) {
+  return (
+    <Group align="flex-start" wrap="nowrap" gap="sm" role="listitem" aria-label={title}>
+      <ThemeIcon radius="xl" size={24} variant={done ? 'filled' : 'light'} color={done ? 'teal' : 'gray'} aria-hidden>
+        {done ? <IconCircleCheckFilled size={16} /> : <IconArrowRight size={14} />}
+      </ThemeIcon>
+      <Stack gap={6} style={{ flex: 1, minWidth: 0 }}>
+        <Group gap="xs">
+          <Text fw={600} size="sm">
+            {title}
+          </Text>
+          {done ? (
+            <Badge size="sm" variant="light" color="teal" radius="sm">
+              Concluído
+            </Badge>
+          ) : null}
+        </Group>
+        {children}
+      </Stack>
+    </Group>
+  );
+}
+
+/**
+ * What comes after the installation (issue #14): a site with only the script collects visits but never asks for
+ * push permission. Once the push channel exists, the opt-in model chosen here goes into the snippet above.
+ */
+function NextSteps({
+  innerRef,
+  domainUuid,
+  pushIntegrated,
+  optinReceived,
+  momentumActive,
+  loading,
+  optinModel,
+  onOptinModel,
+  snippet,
+  onNavigate,
+}: {
+  innerRef: Ref<HTMLDivElement>;
+  domainUuid: string | undefined;
+  pushIntegrated: boolean;
+  optinReceived: boolean;
+  momentumActive: boolean;
+  loading: boolean;
+  optinModel: OptinModelName;
+  onOptinModel: (model: OptinModelName) => void;
+  snippet: string;
+  onNavigate: () => void;
+}) {
+  const chosen = OPTIN_CHOICES.find((c) => c.value === optinModel) ?? OPTIN_CHOICES[0]!;
+  const link = (path: string) => (domainUuid ? withDomain(path, domainUuid) : withDomain(path));
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p="md"
+      bg="blue.0"
+      ref={innerRef}
+      component="section"
+      aria-labelledby="proximos-passos"
+      // Scrolled to from the analytics card: clear of the modal's sticky header.
+      style={{ scrollMarginTop: 72 }}
+    >
+      <Stack gap="md">
+        <Group gap="xs">
+          <IconBell size={20} aria-hidden />
+          <Title order={4} id="proximos-passos">
+            Próximos passos
+          </Title>
+        </Group>
+        <Text size="sm" c="dimmed">
+          Com o script e o service worker instalados, o Ímpeto já conta as visitas. Para enviar notificações push, os
+          visitantes precisam aceitá-las: falta integrar o canal push e escolher como o pedido aparece.
+        </Text>
+        <Stack gap="md" role="list">
+          <NextStep done={pushIntegrated} title="Integre o canal push">
+            {pushIntegrated ? (
+              <Text size="sm" c="dimmed">
+                O canal de notificações push já está integrado a este domínio.
+              </Text>
+            ) : (
+              <>
+                <Text size="sm" c="dimmed">
+                  Em Canais, marque <b>Notificação push</b> e confirme. Ele não pede credenciais: usa o script e o{' '}
+                  <Code>{SERVICE_WORKER_FILE}</Code> acima.
+                </Text>
+                <Button
+                  component={Link}
+                  to={link('/channels')}
+                  onClick={onNavigate}
+                  size="xs"
+                  variant="light"
+                  rightSection={<IconArrowRight size={14} />}
+                  style={{ alignSelf: 'flex-start' }}
+                  loading={loading}
+                >
+                  Integrar canal push
+                </Button>
+              </>
+            )}
+          </NextStep>
+
+          <NextStep done={optinReceived} title="Escolha o modelo de opt-in">
+            <SegmentedControl
+              aria-label="Modelo de opt-in"
+              value={optinModel}
+              onChange={(value) => onOptinModel(value as OptinModelName)}
+              data={OPTIN_CHOICES.map((c) => ({ value: c.value, label: c.label }))}
+              disabled={!pushIntegrated}
+              style={{ alignSelf: 'flex-start' }}
+            />
+            <Text size="xs" c="dimmed">
+              {chosen.description}
+            </Text>
+            {pushIntegrated ? (
+              <>
+                <Text size="sm" c="dimmed">
+                  O script do passo 1 agora termina com <Code>{`gero('optin', '${optinModel}');`}</Code>. Copie-o de
+                  novo e substitua o que está no site. O passo conclui quando o primeiro visitante aceitar as
+                  notificações.
+                </Text>
+                <CopyCodeBlock code={snippet} copyLabel="Copiar script com opt-in" />
+              </>
+            ) : (
+              <Text size="sm" c="dimmed">
+                Disponível depois de integrar o canal push: sem ele, ninguém receberia as notificações de quem aceitar.
+              </Text>
+            )}
+          </NextStep>
+
+          <NextStep done={momentumActive} title="Crie o primeiro momentum">
+            <Text size="sm" c="dimmed">
+              Um momentum envia a notificação sozinho quando o visitante faz o que você escolher (por exemplo, visita o
+              carrinho). O domínio precisa estar validado.
+            </Text>
+            <Button
+              component={Link}
+              to={link('/v2/momentum/create')}
+              onClick={onNavigate}
+              size="xs"
+              variant="light"
+              rightSection={<IconArrowRight size={14} />}
+              style={{ alignSelf: 'flex-start' }}
+            >
+              Criar momentum
+            </Button>
+          </NextStep>
+        </Stack>
+      </Stack>
+    </Paper>
   );
 }

@@ -97,7 +97,11 @@ export default function DomainsPage() {
       <ScriptModal
         opened={scriptOpened}
         onClose={() => setScriptOpened(false)}
-        domain={scriptFor ? { name: scriptFor.name, root: scriptFor.domain_root, gero_id: scriptFor.gero_id } : null}
+        domain={
+          scriptFor
+            ? { uuid: scriptFor.uuid, name: scriptFor.name, root: scriptFor.domain_root, gero_id: scriptFor.gero_id }
+            : null
+        }
       />
     </>
   );
