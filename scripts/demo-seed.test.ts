@@ -174,7 +174,8 @@ describe('npm run demo', () => {
     expect(list.filter((m) => m.status === 'Paused' && !m.scheduled_at)).toHaveLength(1);
     expect(list.filter((m) => m.status === 'Paused' && m.scheduled_at)).toHaveLength(1);
     const campaigns = await get<Item[]>(`/momentum/list/${seeded.domain.uuid}?type=campaign`);
-    expect(campaigns.map((c) => c.status).sort()).toEqual(['Active', 'Draft']);
+    expect(campaigns.map((c) => c.status).sort()).toEqual(['Active', 'Done', 'Draft', 'Paused']);
+    expect(campaigns.find((c) => c.status === 'Paused')?.scheduled_at).toBeTruthy();
   });
 
   it('makes visitors of varied browsers, systems, devices, countries and cities, the channels and the gallery', async () => {

@@ -10,8 +10,11 @@ import type { PushService } from '../apps/server/test/push-service.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
-const { solveChallenge } = serverRequire('altcha-lib') as typeof import('altcha-lib');
-const { deriveKey } = serverRequire('altcha-lib/algorithms/pbkdf2') as typeof import('altcha-lib/algorithms/pbkdf2');
+// altcha-lib is the server's dependency: loaded from there, typed here by the one call the seed makes.
+const { solveChallenge } = serverRequire('altcha-lib') as {
+  solveChallenge(options: { challenge: unknown; deriveKey: unknown }): Promise<unknown>;
+};
+const { deriveKey } = serverRequire('altcha-lib/algorithms/pbkdf2') as { deriveKey: unknown };
 
 export const DEMO_ACCOUNT = {
   company: 'Loja Corre Bem',
@@ -31,6 +34,8 @@ export const DEMO_TITLES = {
   draft: 'Aniversário do cliente (rascunho)',
   scheduled: 'Liquidação de fim de ano (agendada)',
   campaign: 'Campanha Semana do Corredor',
+  campaignDone: 'Campanha Dia do Corredor Iniciante',
+  campaignScheduled: 'Campanha Black Friday (agendada)',
   campaignDraft: 'Campanha Natal (rascunho)',
 } as const;
 
@@ -678,6 +683,33 @@ export async function seedDemo(options: SeedOptions): Promise<SeedResult> {
         ],
       });
     }
+    if (day === shiftDay(firstDay, 3)) {
+      // An early campaign with an end date: it goes out, then the finish job makes it Concluído two days later.
+      await moveClock(atSaoPaulo(day, 8, 40));
+      await api('POST', '/momentum/create', {
+        domain_uuid: domain.uuid,
+        type: 'campaign',
+        status: 'Active',
+        momentum_title: DEMO_TITLES.campaignDone,
+        momentum_description: 'Guia grátis de treino para quem está começando.',
+        momentums: [
+          everyone,
+          pushBlock(
+            'Corredor iniciante',
+            'Comece a correr hoje',
+            'Baixe o guia grátis de 5 km.',
+            bannerFrete,
+            '/produtos',
+          ),
+          {
+            type: 'finish',
+            values: [
+              { type: 'finish', filter: 'stop_momentum', value: atSaoPaulo(shiftDay(day, 2), 23).toISOString() },
+            ],
+          },
+        ],
+      });
+    }
     if (day === shiftDay(firstDay, 19)) {
       await moveClock(atSaoPaulo(day, 8, 45));
       await api('PUT', `/momentum/status/${momentums.paused}`, { status: 'Paused' });
@@ -727,6 +759,18 @@ export async function seedDemo(options: SeedOptions): Promise<SeedResult> {
       everyone,
       trigger({ filter: 'pageview', comparation: 'contain', value: ['/produtos'], dischargeIn: [] }),
       pushBlock('Liquidação', 'Liquidação de fim de ano', 'Até 50% off em toda a loja.', bannerSale, '/produtos'),
+    ],
+  });
+  await api('POST', '/momentum/create', {
+    domain_uuid: domain.uuid,
+    type: 'campaign',
+    status: 'Paused',
+    scheduled_at: atSaoPaulo(shiftDay(today, 3), 10).toISOString(),
+    momentum_title: DEMO_TITLES.campaignScheduled,
+    momentum_description: 'Sai sozinha na data agendada.',
+    momentums: [
+      everyone,
+      pushBlock('Black Friday', 'Black Friday Corre Bem', 'Até 60% off só hoje.', bannerSale, '/produtos'),
     ],
   });
   // A few visitors browsing right now, so "Visitantes agora" is not empty.
