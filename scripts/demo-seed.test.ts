@@ -177,6 +177,11 @@ describe('npm run demo', () => {
     const campaigns = await get<Item[]>(`/momentum/list/${seeded.domain.uuid}?type=campaign`);
     expect(campaigns.map((c) => c.status).sort()).toEqual(['Active', 'Done', 'Draft', 'Paused']);
     expect(campaigns.find((c) => c.status === 'Paused')?.scheduled_at).toBeTruthy();
+    const gcd = await get<(Item & { dcm_stats?: { shown: number } })[]>(
+      `/momentum/list/${seeded.domain.uuid}?type=dcm`,
+    );
+    expect(gcd.map((g) => [g.momentum_title, g.status])).toEqual([[DEMO_TITLES.dcm, 'Active']]);
+    expect(gcd[0]!.dcm_stats?.shown).toBeGreaterThan(100);
   });
 
   it('makes visitors of varied browsers, systems, devices, countries and cities, the channels and the gallery', async () => {
