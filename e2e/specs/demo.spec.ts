@@ -56,6 +56,10 @@ test('the demo seed fills the dashboard, the lists, the channels and the domains
   await expect(page.getByRole('tab', { name: /^Concluídos/ })).toContainText('1');
   await shot('campaigns');
 
+  await page.goto('/dcm');
+  await expect(page.getByText(DEMO_TITLES.dcm, { exact: true })).toBeVisible();
+  await shot('gcd');
+
   await page.goto('/channels');
   await expect(page.getByText('Notificação push', { exact: true })).toBeVisible();
   await shot('channels');
