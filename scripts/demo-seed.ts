@@ -268,36 +268,39 @@ export async function seedDemo(options: SeedOptions): Promise<SeedResult> {
 
   // ---------------------------------------------------------------- account and domain
   log('• Conta de demonstração');
-  const company = await api<{ company: { uuid: string } }>('POST', '/company/create', {
-    company: { name: DEMO_ACCOUNT.company },
-  });
-  const signup = await api(
-    'POST',
-    '/users/signup',
-    {
+  const signIn = async () => {
+    const challenge = await (await fetch(`${base}/api/captcha`)).json();
+    const solution = await solveChallenge({ challenge, deriveKey });
+    return api<{ token: string; company_uuid: string }>(
+      'POST',
+      '/users/signin',
+      {
+        user: { username: DEMO_ACCOUNT.username, password: DEMO_ACCOUNT.password },
+        captcha: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'),
+      },
+      false,
+    );
+  };
+  // A second run finds the user already there.
+  let signin = await signIn();
+  if (signin.status !== 200) {
+    const company = await api<{ company: { uuid: string } }>('POST', '/company/create', {
+      company: { name: DEMO_ACCOUNT.company },
+    });
+    await api('POST', '/users/signup', {
       user: {
         company_uuid: company.body.data.company.uuid,
         ...DEMO_ACCOUNT,
         password_confirmation: DEMO_ACCOUNT.password,
       },
-    },
-    false,
-  );
-  if (signup.status === 200) {
+    });
     const outbox = await api<{ to: string; links: string[] }[]>('GET', '/dev/outbox');
     const link = outbox.body.data.findLast((m) => m.to === DEMO_ACCOUNT.email)?.links[0];
     if (!link) throw new Error('o e-mail de validação do usuário de demonstração não chegou');
     await api('PUT', '/users/validate', { user: { cid: new URL(link).searchParams.get('cid') } });
-  } else {
-    // The user exists (a second run): the company just made stays unfinished, and goes.
-    await api('DELETE', `/company/notfinished/${company.body.data.company.uuid}`, undefined, false);
+    signin = await signIn();
+    if (signin.status !== 200) throw new Error(signin.body.message ?? 'login do usuário de demonstração falhou');
   }
-  const challenge = await (await fetch(`${base}/api/captcha`)).json();
-  const solution = await solveChallenge({ challenge, deriveKey });
-  const signin = await api<{ token: string; company_uuid: string }>('POST', '/users/signin', {
-    user: { username: DEMO_ACCOUNT.username, password: DEMO_ACCOUNT.password },
-    captcha: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'),
-  });
   token = signin.body.data.token;
   const companyUuid = signin.body.data.company_uuid;
 
