@@ -695,12 +695,12 @@ export async function seedDemo(options: SeedOptions): Promise<SeedResult> {
       });
     };
 
+    // Four moments a day (each one two clock moves): enough for daily curves, few enough to seed in seconds.
     const SLOTS = [
-      { hh: 9, weight: 0.14 },
-      { hh: 12, weight: 0.24 },
-      { hh: 15, weight: 0.2 },
-      { hh: 19, weight: 0.26 },
-      { hh: 22, weight: 0.16 },
+      { hh: 9, weight: 0.2 },
+      { hh: 13, weight: 0.28 },
+      { hh: 18, weight: 0.27 },
+      { hh: 21, weight: 0.25 },
     ];
     const started = Date.now();
     for (let d = 0; d < days; d++) {
