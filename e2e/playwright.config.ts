@@ -58,6 +58,9 @@ export default defineConfig({
       // The SES channel's local peer (e2e/specs/email-channel.spec.ts starts it on this port).
       AWS_SES_ENDPOINT: `http://127.0.0.1:${sesPeerPort}`,
       NODE_EXTRA_CA_CERTS: path.resolve(import.meta.dirname, '../apps/server/test/fixtures/push-service.crt'),
+      // specs/demo.spec.ts runs `npm run demo`'s seed, which moves this clock back and gives it back when done.
+      DEMO_CLOCK: '1',
+      TRUSTED_GEO_HEADERS: 'cloudflare',
     },
   },
 });

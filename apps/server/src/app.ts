@@ -19,6 +19,7 @@ import { type Database, openDatabase } from './db/client.ts';
 import { createEngine, type Engine } from './engine/engine.ts';
 import { requireAuth } from './lib/auth-guard.ts';
 import { type AppContext, type Clock, systemClock } from './lib/context.ts';
+import { createDemoClock } from './lib/demo-clock.ts';
 import { createEnvelopeKey, redact } from './lib/envelope.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
 import { loggerOptions } from './lib/log.ts';
@@ -103,7 +104,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       throw err;
     }
   }
-  const clock = deps.clock ?? systemClock;
+  // The demonstration clock exists only with DEMO_CLOCK=1 outside production (config.ts refuses the pair too).
+  const demoClock =
+    config.demoClock && config.nodeEnv !== 'production' ? createDemoClock(deps.clock ?? systemClock) : undefined;
+  const clock = demoClock ?? deps.clock ?? systemClock;
   const ctx: AppContext = {
     config,
     database,
@@ -191,7 +195,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  await app.register(systemRoutes(ctx), { prefix: '/api' });
+  await app.register(
+    systemRoutes(
+      ctx,
+      demoClock && {
+        clock: demoClock,
+        settle: async () => {
+          await ingestor.drain();
+          if (work) await engine.settle();
+        },
+      },
+    ),
+    { prefix: '/api' },
+  );
   await app.register(tagRoutes(ctx));
   await app.register(collectRoutes(ctx, ingestor, engine));
   const captcha = createCaptcha(config.secretKey, config.captcha);

@@ -19,6 +19,8 @@ const envSchema = z.object({
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   ALLOW_PRIVATE_FETCH: flag,
+  /** `npm run demo`: a server clock that `PUT /api/dev/clock` may move back (never with NODE_ENV=production). */
+  DEMO_CLOCK: flag,
   SECRET_KEY: z.string().min(32, 'SECRET_KEY precisa de pelo menos 32 caracteres').optional(),
   VAPID_SUBJECT: z.string().optional(),
   AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(10),
@@ -63,6 +65,8 @@ export interface Config {
   apiProcesses: number;
   nodeEnv: 'development' | 'production' | 'test';
   allowPrivateFetch: boolean;
+  /** The demonstration clock (lib/demo-clock.ts): development only, moved by this machine only. */
+  demoClock: boolean;
   secretKey: string;
   vapidSubject: string;
   /** Sign-in attempts per minute, per IP and per username. */
@@ -119,6 +123,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'API_PROCESSES acima de 1 precisa de DATABASE_URL: o banco embutido (PGlite) aceita um único processo.',
     );
   }
+  if (e.DEMO_CLOCK && e.NODE_ENV === 'production') {
+    throw new Error(
+      'DEMO_CLOCK=1 não é aceito com NODE_ENV=production: o relógio de demonstração existe só para `npm run demo`.',
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, '');
   return {
@@ -133,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiProcesses: e.ROLE === 'worker' ? 1 : e.API_PROCESSES,
     nodeEnv: e.NODE_ENV,
     allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
+    demoClock: e.DEMO_CLOCK,
     secretKey: e.SECRET_KEY ?? readOrCreateSecret(dataDir),
     vapidSubject: e.VAPID_SUBJECT ?? `mailto:${mailAddress(e.MAIL_FROM)}`,
     authRateLimit: e.AUTH_RATE_LIMIT,

@@ -59,6 +59,11 @@ export interface Engine extends EngineHooks {
   dispatchDue(): Promise<number>;
   /** Hands back deliveries stuck in `sending` past the lease (a worker died between send and record). */
   sweep(): Promise<number>;
+  /**
+   * Runs now, on this process's clock, the timed jobs whose instant has come (activation, finish, fan-out,
+   * recurrence) and sends every delivery due: what the demonstration clock does before it moves.
+   */
+  settle(): Promise<void>;
   jobs: JobRunner;
   /** A visitor's on-site messages, taken once. */
   takeOnsite(domainUuid: string, visitorId: string): Promise<unknown[]>;
@@ -158,6 +163,17 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
 
   const momentumRef = z.object({ uuid: z.uuid(), at: z.iso.datetime() });
 
+  /**
+   * A timed job that pg-boss hands over before its instant on our clock is sent again for that instant instead of
+   * being dropped: pg-boss reads the database's clock, which may run a little ahead of ours (and the demonstration
+   * clock is days behind it). Same key: a no-op when that job already waits.
+   */
+  const tooEarly = async (name: string, uuid: string, at: string) => {
+    if (clock.now() >= new Date(at)) return false;
+    await jobs.send(name, { uuid, at }, { startAfter: new Date(at), key: `${uuid}:${at}` });
+    return true;
+  };
+
   const activateJob = defineJob({
     name: 'momentum.activate',
     payload: momentumRef,
@@ -165,7 +181,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
       const m = await loadMomentum(uuid);
       // Only the schedule this job was made for: a re-scheduled or already started item is left alone.
       if (m?.status !== 'Paused' || m.scheduled_at?.toISOString() !== at) return;
-      if (clock.now() < new Date(at)) return;
+      if (await tooEarly('momentum.activate', uuid, at)) return;
       await db.execute(sql`
         UPDATE momentums SET status = 'Active', scheduled_at = NULL, activated_at = ${clock.now()},
           finished_at = NULL, version = version + 1, updated_at = ${clock.now()}
@@ -180,7 +196,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
     async handler({ uuid, at }) {
       const m = await loadMomentum(uuid);
       if (m?.status !== 'Active' || compile(m).finishAt?.toISOString() !== new Date(at).toISOString()) return;
-      if (clock.now() < new Date(at)) return;
+      if (await tooEarly('momentum.finish', uuid, at)) return;
       await db.execute(sql`
         UPDATE momentums SET status = 'Done', finished_at = ${clock.now()}, version = version + 1,
           updated_at = ${clock.now()}
@@ -209,13 +225,14 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
       const compiled = compile(m);
       if (!compiled.recurrence) return;
       const when = new Date(at);
-      if (clock.now() < when) return;
+      if (await tooEarly('recurrence.tick', uuid, at)) return;
       if (!compiled.finishAt || when < compiled.finishAt) await fanOut(m, `r${at}`, when);
       await scheduleNextRecurrence(m, compiled, when);
     },
   });
 
-  const jobs = createJobRunner(ctx, [activateJob, finishJob, fanoutJob, recurrenceJob, ...(options.jobs ?? [])]);
+  const timedJobs = [activateJob, finishJob, fanoutJob, recurrenceJob];
+  const jobs = createJobRunner(ctx, [...timedJobs, ...(options.jobs ?? [])]);
 
   const scheduleNextRecurrence = async (m: q.DispatchMomentum, compiled: CompiledMomentum, after: Date) => {
     const next = nextRecurrence(after, compiled.recurrence!, m.time_zone, m.activated_at ?? after);
@@ -364,7 +381,19 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
 
   const backoffSeconds = (attempts: number) => Math.min(3600, 2 ** attempts * 5);
 
-  async function dispatchDue() {
+  /** Send passes under way (the loop's and anyone's): `settle` waits for them. */
+  const passes = new Set<Promise<number>>();
+  function dispatchDue() {
+    const pass = dispatchPass();
+    passes.add(pass);
+    void pass.then(
+      () => passes.delete(pass),
+      () => passes.delete(pass),
+    );
+    return pass;
+  }
+
+  async function dispatchPass() {
     const now = clock.now();
     const claimed = await q.claimDue(db, now, batchSize);
     if (claimed.length === 0) return 0;
@@ -559,6 +588,21 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
     return n;
   };
 
+  async function settle() {
+    const now = clock.now();
+    const names = new Set(timedJobs.map((j) => j.name));
+    for (const job of await jobs.waiting()) {
+      if (!names.has(job.name) || typeof job.data.at !== 'string' || new Date(job.data.at) > now) continue;
+      // pg-boss may run the same job meanwhile: every handler is safe to run twice (dedupe keys, guarded updates).
+      await jobs.run(job.name, job.data).catch((err) => log.error({ err, job: job.name }, 'job adiantado falhou'));
+    }
+    // The send loop may hold a batch it claimed: wait for it, then until nothing due is left.
+    for (;;) {
+      await Promise.allSettled([...passes]);
+      if ((await dispatchDue()) === 0 && passes.size === 0) return;
+    }
+  }
+
   const runLoop = async () => {
     while (running) {
       let handled = 0;
@@ -645,6 +689,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
     onEventsStored,
     dispatchDue,
     sweep,
+    settle,
     jobs,
     async takeOnsite(domainUuid, visitorId) {
       onsiteHint.delete(`${domainUuid}|${visitorId}`);
