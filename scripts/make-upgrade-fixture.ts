@@ -293,7 +293,22 @@ async function fill(base: string, push: Awaited<ReturnType<typeof startPushServi
     type: 'dcm',
     momentum_title: 'Conteúdo dinâmico da home',
     status: 'Active',
-    momentums: [pageview('/'), { type: 'dispatcher', values: [{ filter: 'CELL_DCM', tagBehavior: 'beforeend' }] }],
+    momentums: [
+      pageview('/'),
+      {
+        type: 'dispatcher',
+        // The fields GCD's own issue made required (htmlElement, content); servers before it ignore them.
+        values: [
+          {
+            filter: 'CELL_DCM',
+            dispatcher_type: 'custom',
+            htmlElement: '#vitrine',
+            tagBehavior: 'beforeend',
+            customHtml: '<p>Frete grátis hoje</p>',
+          },
+        ],
+      },
+    ],
   });
   await create({
     domain_uuid: loja.uuid,

@@ -43,9 +43,11 @@ import { mediaFileRoutes, mediaRoutes } from './modules/media/media.routes.ts';
 import { momentumsRoutes } from './modules/momentums/momentums.routes.ts';
 import { personsRoutes } from './modules/persons/persons.routes.ts';
 import { createRetention } from './modules/persons/retention.ts';
+import { profileRoutes } from './modules/profile/profile.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { tagRoutes } from './modules/tag/tag.routes.ts';
 import { unsubscribeRoutes } from './modules/unsubscribe/unsubscribe.routes.ts';
+import { usageRoutes } from './modules/usage/usage.routes.ts';
 
 export interface AppDeps {
   /** An already open database (tests hand in a per-file copy); otherwise opened from the config. */
@@ -225,6 +227,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       await priv.register(momentumsRoutes(ctx));
       // company, channels, media (helper)
       await priv.register(companyRoutes(ctx));
+      await priv.register(profileRoutes(ctx));
+      await priv.register(usageRoutes(ctx));
       await priv.register(channelsRoutes(ctx));
       await priv.register(deliveriesRoutes(ctx));
       await priv.register(mediaRoutes(ctx));

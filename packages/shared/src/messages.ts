@@ -203,6 +203,28 @@ export const msg = {
     malformedText:
       'O texto enviado contém um caractere Unicode malformado (metade de um par substituto), que não é aceito. Remova-o e tente novamente.',
   },
+  profile: {
+    loaded: 'Perfil carregado.',
+    nameSaved: 'Nome atualizado com sucesso!',
+    emailSent: 'Enviamos um link de confirmação para o novo e-mail. A troca vale quando ele for aberto.',
+    emailSame: 'Este já é o seu e-mail.',
+    emailConfirmed: 'E-mail alterado com sucesso!',
+    emailTokenInvalid: 'Este link de confirmação é inválido ou expirou. Peça a troca de e-mail de novo no seu perfil.',
+    emailSubject: 'Confirme seu novo e-mail no Ímpeto',
+    currentPasswordRequired: 'Informe sua senha atual.',
+    currentPasswordWrong: 'A senha atual não confere.',
+    passwordSame: 'A nova senha deve ser diferente da atual.',
+    passwordChanged: 'Senha alterada com sucesso! As outras sessões foram encerradas.',
+    sessionsLoaded: 'Sessões carregadas.',
+    sessionEnded: 'Sessão encerrada com sucesso!',
+    otherSessionsEnded: 'As outras sessões foram encerradas.',
+    sessionNotFound: 'Sessão não encontrada.',
+    currentSession: 'Para encerrar a sessão atual, use "Sair".',
+  },
+  usage: {
+    loaded: 'Uso do mês carregado.',
+    monthInvalid: 'Informe o mês no formato AAAA-MM.',
+  },
   password: {
     blank: 'A senha não pode ser formada só por espaços.',
     weak: 'Esta senha é fácil de adivinhar.',

@@ -42,6 +42,8 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     role: text('role').notNull().default('admin'),
     validatedAt: ts('validated_at'),
+    /** A new address asked for on /profile, in force once its mailed link is opened. */
+    pendingEmail: text('pending_email'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -62,8 +64,13 @@ export const sessions = pgTable(
     revokedAt: ts('revoked_at'),
     keepConnected: boolean('keep_connected').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** What /profile shows and ends a session by (the token hash never leaves the server). */
+    id: uuid('id').notNull().defaultRandom(),
+    userAgent: text('user_agent'),
+    /** Kept at most once a minute per session (lib/sessions.ts). */
+    lastUsedAt: ts('last_used_at'),
   },
-  (t) => [index('sessions_user_idx').on(t.userUuid)],
+  (t) => [index('sessions_user_idx').on(t.userUuid), uniqueIndex('sessions_id_key').on(t.id)],
 );
 
 export const oneTimeTokens = pgTable(
@@ -73,7 +80,7 @@ export const oneTimeTokens = pgTable(
     userUuid: uuid('user_uuid')
       .notNull()
       .references(() => users.uuid, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['validate', 'reset'] }).notNull(),
+    kind: text('kind', { enum: ['validate', 'reset', 'email'] }).notNull(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     createdAt: ts('created_at').notNull().defaultNow(),

@@ -5,6 +5,8 @@ import { authenticate } from './sessions.ts';
 
 export interface Principal {
   token: string;
+  /** The session's public id (sessions.id): /profile marks it as the current one. */
+  sessionId: string;
   userUuid: string;
   companyUuid: string;
   username: string;
@@ -31,6 +33,7 @@ export const requireAuth = (ctx: AppContext) => async (request: FastifyRequest, 
   if (!session) throw unauthorized();
   request.principal = {
     token,
+    sessionId: session.sessionId,
     userUuid: session.userUuid,
     companyUuid: session.companyUuid,
     username: session.username,

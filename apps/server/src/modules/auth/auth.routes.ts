@@ -38,7 +38,11 @@ export function authPublicRoutes(ctx: AppContext, captcha: Captcha) {
       await captcha.verify(req.body.captcha);
       // Counted only once the captcha passed: otherwise anyone could lock a username with garbage requests.
       signinByUsername(req.body.user.username.toLowerCase());
-      const data = await auth.signin(ctx, { ...req.body.user, keepConnected: req.body.keep_connected === true });
+      const data = await auth.signin(ctx, {
+        ...req.body.user,
+        keepConnected: req.body.keep_connected === true,
+        userAgent: req.headers['user-agent'],
+      });
       return ok(msg.signin.success, data);
     });
 

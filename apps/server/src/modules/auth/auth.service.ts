@@ -101,7 +101,7 @@ export async function validateAccount(ctx: AppContext, cid: string) {
 
 export async function signin(
   ctx: AppContext,
-  input: { username: string; password: string; keepConnected: boolean },
+  input: { username: string; password: string; keepConnected: boolean; userAgent?: string },
 ): Promise<SigninData> {
   const user = await q.findUserByUsername(ctx.db, input.username);
   dummyHash ??= hashPassword(randomToken());
@@ -115,6 +115,8 @@ export async function signin(
     userUuid: user.uuid,
     expiresAt: expires,
     keepConnected: input.keepConnected,
+    userAgent: input.userAgent?.slice(0, 512) || null,
+    lastUsedAt: ctx.clock.now(),
   });
   return {
     name: user.name,
@@ -159,5 +161,5 @@ export async function resetPassword(ctx: AppContext, input: ResetPasswordInput['
   await q.revokeUserSessions(ctx.db, used.userUuid, now);
 }
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
