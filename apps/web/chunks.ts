@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { build, type PluginOption, type Rolldown } from 'vite';
 
-type Group = 'app' | 'auth' | 'dashboard';
+type Group = 'app' | 'auth' | 'dashboard' | 'ui';
 
 const src = (file: string) => path.resolve(import.meta.dirname, 'src', file);
 
@@ -10,6 +10,9 @@ const LANDING = {
   signin: [src('features/auth/pages/signin-page.tsx')],
   home: [src('app/shell/private-layout.tsx'), src('features/analytics/pages/analytics-page.tsx')],
 };
+
+/** The other public pages, and the toasts a public page may show: what they share with `/` is kept apart for them. */
+const PUBLIC = /[\\/]src[\\/](?:features[\\/]auth[\\/]|app[\\/]not-found-page|app[\\/]notifications-host)/;
 
 /** The chunks a set of chunks loads with them: themselves and everything they import statically. */
 function chunkClosure(chunks: Map<string, Rolldown.OutputChunk>, roots: Rolldown.OutputChunk[]) {
@@ -54,6 +57,10 @@ export async function planLandingChunks(plugins: PluginOption[]): Promise<Map<st
   );
   const signin = chunkClosure(chunks, facades(LANDING.signin));
   const home = chunkClosure(chunks, facades(LANDING.home));
+  const publicPages = chunkClosure(
+    chunks,
+    all.filter((c) => c.isDynamicEntry && c.facadeModuleId && PUBLIC.test(c.facadeModuleId)),
+  );
   const plan = new Map<string, Group>();
   for (const chunk of all) {
     const file = chunk.fileName;
@@ -63,7 +70,9 @@ export async function planLandingChunks(plugins: PluginOption[]): Promise<Map<st
         : signin.has(file)
           ? 'auth'
           : home.has(file)
-            ? 'dashboard'
+            ? publicPages.has(file)
+              ? 'ui'
+              : 'dashboard'
             : null;
     if (group) for (const id of chunk.moduleIds) plan.set(id, group);
   }
@@ -75,14 +84,19 @@ export async function planLandingChunks(plugins: PluginOption[]): Promise<Map<st
  * compressing worse alone:
  * - `app`: the entry and what both landing pages use (React, the router, Mantine's core pieces, the API client);
  * - `auth`: what only the sign-in page uses (its form, the ALTCHA widget), shared with the other public pages;
- * - `dashboard`: what only the shell and the analytics page use (already there when the user opens another page).
+ * - `dashboard`: what only the shell and the analytics page use (already there when the user opens another page);
+ * - `ui`: what `/` shares with the other public pages and the toasts but not with `/signin` (so that a sign-up page
+ *   or a toast on `/signin` does not fetch the dashboard).
+ * The ALTCHA widget stays alone (only the public forms use it, not the dashboard pages that share the `auth` chunk).
  * Everything else (the other pages, the charts, the code editor, the diagram) keeps Rolldown's own split.
  */
 export function landingChunkGroups(plan: Map<string, Group>): Rolldown.CodeSplittingGroup[] {
   const groupOf = (id: string) => plan.get(id) ?? null;
   return [
+    { name: 'altcha', test: /[\\/]node_modules[\\/]altcha[\\/]/, priority: 40 },
     { name: 'app', test: (id) => groupOf(id) === 'app', priority: 30 },
     { name: 'auth', test: (id) => groupOf(id) === 'auth', priority: 20 },
+    { name: 'ui', test: (id) => groupOf(id) === 'ui', priority: 15 },
     { name: 'dashboard', test: (id) => groupOf(id) === 'dashboard', priority: 10 },
   ];
 }

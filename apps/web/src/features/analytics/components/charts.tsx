@@ -10,9 +10,9 @@ import {
   useState,
 } from 'react';
 
-// Recharts and Mantine's charts (~125 KB gzipped) are fetched when the first chart comes near the screen, never with
-// the page itself: a card below the fold shows its skeleton until it is scrolled to. BarsList draws no SVG and
-// needs no Recharts, so it comes alone.
+// Recharts and Mantine's charts (~125 KB gzipped) are fetched when the first chart comes on screen, not with the
+// page itself: a card below the fold shows its skeleton until it is scrolled to. BarsList draws no SVG and needs no
+// Recharts, so it comes alone.
 const kit = () => import('./chart-kit.ts');
 const LazyAreaChart = lazy(() => kit().then((m) => ({ default: m.AreaChart })));
 const LazyBarChart = lazy(() => kit().then((m) => ({ default: m.BarChart })));
@@ -21,8 +21,8 @@ const LazyDonutChart = lazy(() => kit().then((m) => ({ default: m.DonutChart }))
 const LazyLineChart = lazy(() => kit().then((m) => ({ default: m.LineChart })));
 const LazyPieChart = lazy(() => kit().then((m) => ({ default: m.PieChart })));
 
-/** How far below (or above) the screen a chart starts loading, so it is usually drawn by the time it is seen. */
-const NEAR_SCREEN = '200px';
+/** A chart loads as soon as a pixel of its placeholder is on screen. */
+const NEAR_SCREEN = '0px';
 
 /** True once the placeholder has been near the screen (at once where IntersectionObserver is missing, as in jsdom). */
 function useNearScreen() {
