@@ -247,8 +247,14 @@ test('the dashboard reads well with a day of data at 1440 and 390 px', async ({ 
     await expect(
       region(page, 'Desempenho dos momentums').getByRole('link', { name: 'Oferta do tênis de corrida' }),
     ).toBeVisible();
-    await expect(region(page, 'Opt-ins e opt-outs por dia').locator('.recharts-surface').first()).toBeVisible();
-    await expect(region(page, 'Impacto por evento').locator('.recharts-surface').first()).toBeVisible();
+    // Charts load as they come on screen (first-load.spec.ts): scrolled to, each card draws its chart.
+    for (const name of ['Opt-ins e opt-outs por dia', 'Impacto por evento']) {
+      await region(page, name).scrollIntoViewIfNeeded();
+      await expect(region(page, name).locator('.recharts-surface').first()).toBeVisible();
+    }
+    // Every card scrolled past once, so the full-page screenshot shows every chart drawn.
+    for (const card of await page.locator('section[aria-labelledby]').all()) await card.scrollIntoViewIfNeeded();
+    await page.waitForLoadState('networkidle');
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
     // Nothing wider than the screen: wide tables scroll inside their cards.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);

@@ -1,103 +1,136 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { expect, type Page } from '@playwright/test';
 import { createAccount } from '../support/accounts.ts';
 import { createValidatedDomain, signIn, test } from '../support/impeto.ts';
 
 /**
- * First-load ceilings, JS and CSS as downloaded (headers included), for `/signin` and `/`. Issue 14 asks for
- * 250 KB gzipped; the code is not there yet (see bench/RESULTS.md), so these hold what was reached and catch any
- * growth. Lower them as chunks shrink; 250_000 is the goal.
+ * Issue 14: `/signin` and `/` (the analytics page of a signed-in user with a domain) load at most 250 KB of JS and
+ * CSS gzipped: the sum, over every JS and CSS response Chromium fetches with an empty cache until the network is
+ * idle, of the gzip size of its body (level 9, as the build writes the `.gz` copies the server sends for
+ * `Accept-Encoding: gzip`). Response headers are not counted.
  */
-// Raised after the merges of 2026-11-23: the security headers lengthen every response, zod's pt-BR/jitless set-up
-// is a chunk of its own, and `/` now is the analytics dashboard with its charts (chart kit ~106 KB brotli).
-// Measured then: /signin 300 KB brotli / 333 KB gzip, / 539 KB / 605 KB.
-const CEILING = {
-  signin: { chromium: 315_000, gzip: 350_000 },
-  home: { chromium: 565_000, gzip: 635_000 },
-};
+const BUDGET_GZIP = 250_000;
+/**
+ * `/` is not there yet (283 KB gzipped on 2026-11-23, bench/RESULTS.md): this ceiling holds what was reached so nothing
+ * grows unnoticed. Lower it to BUDGET_GZIP as the dashboard's first screen sheds code (the date picker and the menus
+ * on demand are the next steps).
+ */
+const HOME_CEILING_GZIP = 290_000;
 
 interface Download {
   path: string;
+  /** Content-Encoding as sent ('' for none). */
   encoding: string;
-  bytes: number;
-  /** Content-Length of the body as sent (NaN when absent). */
-  body: number;
+  raw: number;
+  gzip: number;
+  brotli: number;
 }
 
+interface Load {
+  downloads: Download[];
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+
+const sum = (downloads: Download[], key: 'raw' | 'gzip' | 'brotli') => downloads.reduce((t, d) => t + d[key], 0);
+
 /**
- * Opens a page with an empty cache and sums what Chromium itself reports as received for every JS and CSS file
- * (`Network.loadingFinished` encodedDataLength: the bytes on the wire). `acceptEncoding` pins the request header,
- * to weigh the gzip variant alone; otherwise Chromium sends its own.
+ * Records every JS and CSS file the page fetches from now on, with its body as Chromium decoded it (CDP
+ * `Network.getResponseBody`) weighed raw, gzipped (level 9) and brotli'd (quality 11). `acceptEncoding` pins the
+ * request header; otherwise Chromium sends its own (and gets brotli). `stop()` waits for the network to be idle.
  */
-async function firstLoad(page: Page, open: () => Promise<void>, acceptEncoding?: string) {
+async function recordDownloads(page: Page, acceptEncoding?: string) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.clearBrowserCache');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   if (acceptEncoding) await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': acceptEncoding } });
-  const seen = new Map<string, { path: string; encoding: string; body: number }>();
-  const downloads: Download[] = [];
+  const seen = new Map<string, { path: string; encoding: string }>();
+  const bodies: Promise<Download>[] = [];
   cdp.on('Network.responseReceived', (e) => {
     if (e.type !== 'Script' && e.type !== 'Stylesheet') return;
     const headers = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]));
     seen.set(e.requestId, {
       path: new URL(e.response.url).pathname,
       encoding: String(headers['content-encoding'] ?? ''),
-      // The body alone (encodedDataLength also counts the response headers, which the security headers made longer).
-      body: Number(headers['content-length'] ?? Number.NaN),
     });
   });
   cdp.on('Network.loadingFinished', (e) => {
     const file = seen.get(e.requestId);
-    if (file) downloads.push({ ...file, bytes: e.encodedDataLength });
+    if (!file) return;
+    bodies.push(
+      cdp.send('Network.getResponseBody', { requestId: e.requestId }).then(({ body, base64Encoded }) => {
+        const bytes = Buffer.from(body, base64Encoded ? 'base64' : 'utf8');
+        return {
+          ...file,
+          raw: bytes.length,
+          gzip: gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length,
+          brotli: brotliCompressSync(bytes, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
+          }).length,
+        };
+      }),
+    );
   });
+  return {
+    async stop(): Promise<Load> {
+      await page.waitForLoadState('networkidle');
+      const downloads = await Promise.all(bodies);
+      await cdp.detach();
+      return { downloads, raw: sum(downloads, 'raw'), gzip: sum(downloads, 'gzip'), brotli: sum(downloads, 'brotli') };
+    },
+  };
+}
+
+/** Opens a page with an empty cache and weighs what it downloads until the network is idle. */
+async function firstLoad(page: Page, open: () => Promise<void>, acceptEncoding?: string) {
+  const recording = await recordDownloads(page, acceptEncoding);
   await open();
-  await page.waitForLoadState('networkidle');
-  await cdp.detach();
-  const total = downloads.reduce((sum, d) => sum + d.bytes, 0);
-  return { downloads, total };
+  return recording.stop();
 }
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 
-function report(label: string, load: { downloads: Download[]; total: number }) {
+function report(label: string, load: Load) {
   const encodings = [...new Set(load.downloads.map((d) => d.encoding || 'identity'))].join(', ');
-  const line = `${label}: ${load.downloads.length} arquivos JS/CSS, ${kb(load.total)} (${encodings})`;
+  const line = `${label}: ${load.downloads.length} arquivos JS/CSS, ${kb(load.raw)} sem compressão, ${kb(load.gzip)} gzip, ${kb(load.brotli)} brotli (enviados: ${encodings})`;
   test.info().annotations.push({ type: 'first-load', description: line });
   console.log(line);
   if (process.env.FIRST_LOAD_FILES) {
-    for (const d of [...load.downloads].sort((a, b) => b.bytes - a.bytes)) {
-      console.log(`  ${d.path} ${kb(d.bytes)} ${d.encoding || 'identity'}`);
+    for (const d of [...load.downloads].sort((a, b) => b.gzip - a.gzip)) {
+      console.log(`  ${d.path} ${kb(d.raw)} → ${kb(d.gzip)} gzip, ${kb(d.brotli)} br (${d.encoding || 'identity'})`);
     }
   }
 }
 
-function expectWithinBudget(load: { downloads: Download[]; total: number }, encodings: string[], budget: number) {
+/** Every file worth compressing came compressed, in one of `encodings`; the gzipped total is within the budget. */
+function expectWithinBudget(load: Load, encodings: string[], budget = BUDGET_GZIP) {
   expect(load.downloads.length, 'the page loads its JS and CSS').toBeGreaterThan(0);
   // A file of a few hundred bytes compresses to no less; the build keeps no copy of it and the server sends it as is.
-  for (const d of load.downloads.filter((f) => (Number.isNaN(f.body) ? f.bytes : f.body) > 1000)) {
+  for (const d of load.downloads.filter((f) => f.gzip < f.raw && f.raw > 1000)) {
     expect(encodings, `${d.path} is sent compressed`).toContain(d.encoding);
   }
   expect(
-    load.total,
-    `first load within ${kb(budget)}: ${load.downloads.map((d) => `${d.path} ${kb(d.bytes)}`).join('; ')}`,
+    load.gzip,
+    `first load within ${kb(budget)} gzipped: ${load.downloads.map((d) => `${d.path} ${kb(d.gzip)}`).join('; ')}`,
   ).toBeLessThanOrEqual(budget);
 }
 
-test('/signin loads compressed and within its first-load ceiling', async ({ page }) => {
+test('/signin loads compressed and within 250 KB gzipped', async ({ page }) => {
   const openSignin = async () => {
     await page.goto('/signin');
     await expect(page.getByRole('button', { name: 'Entrar' })).toBeVisible();
     await expect(page.getByText('Eu não sou um robô')).toBeVisible();
   };
   const asChromium = await firstLoad(page, openSignin);
-  report('/signin (Chromium)', asChromium);
+  report('/signin', asChromium);
+  expectWithinBudget(asChromium, ['br', 'gzip']);
   const gzip = await firstLoad(page, openSignin, 'gzip');
-  report('/signin (gzip)', gzip);
-  expectWithinBudget(asChromium, ['br', 'gzip'], CEILING.signin.chromium);
-  expectWithinBudget(gzip, ['gzip'], CEILING.signin.gzip);
+  expectWithinBudget(gzip, ['gzip']);
 });
 
-test('/ signed in with a domain loads compressed and within its first-load ceiling', async ({
+test('/ signed in with a domain loads compressed and within its ceiling; its charts come when scrolled to', async ({
   page,
   request,
   testSite,
@@ -109,13 +142,26 @@ test('/ signed in with a domain loads compressed and within its first-load ceili
     await page.goto(`/?domain=${domain.uuid}`);
     await expect(page.getByRole('navigation', { name: 'Menu principal' })).toBeVisible();
     await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
   };
   const asChromium = await firstLoad(page, openHome);
-  report('/ (Chromium)', asChromium);
+  report('/', asChromium);
+  expectWithinBudget(asChromium, ['br', 'gzip'], HOME_CEILING_GZIP);
+  expect(
+    asChromium.downloads.some((d) => d.path.includes('chart-kit')),
+    'no chart on the first screen',
+  ).toBe(false);
   const gzip = await firstLoad(page, openHome, 'gzip');
-  report('/ (gzip)', gzip);
-  expectWithinBudget(asChromium, ['br', 'gzip'], CEILING.home.chromium);
-  expectWithinBudget(gzip, ['gzip'], CEILING.home.gzip);
+  expectWithinBudget(gzip, ['gzip'], HOME_CEILING_GZIP);
+
+  // The opt-in chart sits below the fold: scrolled to, it is drawn (Recharts fetched then, and weighed apart).
+  const charts = await recordDownloads(page);
+  const optins = page.getByRole('region', { name: 'Opt-ins e opt-outs por dia', exact: true });
+  await optins.scrollIntoViewIfNeeded();
+  await expect(optins.locator('.recharts-surface').first()).toBeVisible();
+  const chartLoad = await charts.stop();
+  report('/ ao rolar até os gráficos', chartLoad);
+  expect(chartLoad.downloads.some((d) => d.path.includes('chart-kit'))).toBe(true);
 });
 
 test('the dashboard shell is never cached stale and its hashed files are cached for good', async ({ request }) => {

@@ -1,5 +1,4 @@
-import './app/mantine-public.css';
-import '@mantine/notifications/styles.css';
+import './app/mantine-base.css';
 import './app/global.css';
 import 'dayjs/locale/pt-br';
 import dayjs from 'dayjs';

@@ -1,4 +1,4 @@
-import { type ApiFailure, msg, sealEnvelope } from '@impeto/shared';
+import { type ApiFailure, msg } from '@impeto/shared';
 import { clearSession, getToken, rememberOrigin } from './session.ts';
 
 /** The spec's three services are route groups of one server (DESIGN.md §4); kept apart so they can split later. */
@@ -101,7 +101,9 @@ export async function request<T>(
     body = JSON.stringify(options.body);
     if (canSeal()) {
       try {
-        body = JSON.stringify(await sealEnvelope(await fetchEnvelopeKey(), options.body));
+        // The HPKE code (~10 KB) is fetched with the first request that has a body, not with every page.
+        const [{ sealEnvelope }, key] = await Promise.all([import('@impeto/shared/envelope'), fetchEnvelopeKey()]);
+        body = JSON.stringify(await sealEnvelope(key, options.body));
         sealed = true;
       } catch {
         // No key or no X25519 in this browser's WebCrypto: plain JSON stays accepted (DESIGN.md §11).

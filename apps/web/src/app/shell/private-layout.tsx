@@ -1,5 +1,3 @@
-import '../mantine-dashboard.css';
-import '@mantine/dates/styles.css';
 import type { DomainItem } from '@impeto/shared';
 import { Alert, AppShell, Burger, Button, Center, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -8,8 +6,9 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { CenteredLoader } from '../../components/ui/centered-loader.tsx';
+import { lazyModal } from '../../components/ui/lazy-modal.tsx';
 import { Logo } from '../../components/ui/logo.tsx';
-import { ScriptModal, useDomains } from '../../features/domains/index.ts';
+import { useDomains } from '../../features/domains/index.ts';
 import { errorMessage } from '../../lib/api.ts';
 import {
   cacheDomains,
@@ -25,6 +24,11 @@ import { isDomainFree, needsAllowedDomain } from '../domain-rules.ts';
 import { useLogout } from '../use-logout.ts';
 import { Sidebar } from './sidebar.tsx';
 import { UserMenu } from './user-menu.tsx';
+
+// The snippet dialog (and its code block) is fetched when opened.
+const ScriptModal = lazyModal(() =>
+  import('../../features/domains/components/script-modal.tsx').then((m) => m.ScriptModal),
+);
 
 /** Every private page: waits for the domain list, applies the domain rules, then renders inside the shell. */
 export function PrivateLayout() {

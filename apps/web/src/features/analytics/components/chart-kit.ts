@@ -1,4 +1,2 @@
-// The chart library and its styles, in their own chunk: only the dashboard pays for Recharts.
-import '@mantine/charts/styles.css';
-
-export { AreaChart, BarChart, BarsList, DonutChart, LineChart, PieChart } from '@mantine/charts';
+// The chart library in its own chunk (its styles come with it, see mantine-styles.ts): only charts pay for Recharts.
+export { AreaChart, BarChart, DonutChart, LineChart, PieChart } from '@mantine/charts';

@@ -1,15 +1,19 @@
 import type { AnalyticsRange, MomentumDailyRow } from '@impeto/shared';
 import { Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconChartBar, IconChartLine } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { formatCount, formatShortDay } from '../../../lib/format.ts';
 import type { WidgetParams } from '../api/analytics-query.ts';
 import { useMomentumsDaily } from '../api/momentums-daily.ts';
 import { daysOf, spansSeveralDays } from '../range.ts';
 import { BarChart } from './charts.tsx';
-import { MomentumDailyModal } from './momentum-daily-modal.tsx';
 import { seriesColor } from './palette.ts';
 import { WidgetCard, WidgetEmpty } from './widget-card.tsx';
+
+// One momentum's daily chart, fetched when its link is followed.
+const MomentumDailyModal = lazy(() =>
+  import('./momentum-daily-modal.tsx').then((m) => ({ default: m.MomentumDailyModal })),
+);
 
 type Metric = 'notifications_sent' | 'notifications_viewed' | 'notifications_clicked';
 const METRICS: { value: Metric; label: string }[] = [
@@ -148,13 +152,15 @@ export function MomentumImpact(params: WidgetParams) {
         }
       </WidgetCard>
       {opened ? (
-        <MomentumDailyModal
-          domainUuid={params.domainUuid}
-          momentumUuid={opened.uuid}
-          title={opened.title}
-          range={params.range}
-          onClose={() => setOpened(null)}
-        />
+        <Suspense fallback={null}>
+          <MomentumDailyModal
+            domainUuid={params.domainUuid}
+            momentumUuid={opened.uuid}
+            title={opened.title}
+            range={params.range}
+            onClose={() => setOpened(null)}
+          />
+        </Suspense>
       ) : null}
     </>
   );

@@ -378,8 +378,9 @@ describe('analytics dashboard', () => {
   it('reads and saves the cart-page rule and shows the conversion call', async () => {
     const calls = serve();
     renderApp(`/?domain=${DOMAIN}`);
-    await userEvent.click(await screen.findByRole('button', { name: 'Conversões' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Conversões' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Conversões' }, { timeout: 5000 }));
+    // The dialog's code is fetched when it opens (lazyModal): the first import is slow under Vitest on a busy box.
+    const dialog = await screen.findByRole('dialog', { name: 'Conversões' }, { timeout: 5000 });
     const input = (await within(dialog).findByLabelText('Página do carrinho')) as HTMLInputElement;
     await waitFor(() => expect(input.value).toBe('/checkout'));
     expect(within(dialog).getByText("gero('conversion', { value: 349.90, order_id: 'PED-123' })")).toBeTruthy();

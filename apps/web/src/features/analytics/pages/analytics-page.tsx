@@ -4,13 +4,13 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconShoppingCart } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
+import { lazyModal } from '../../../components/ui/lazy-modal.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { useSelectedDomain } from '../../../lib/domain-store.ts';
 import { formatDay } from '../../../lib/format.ts';
 import { usePageTitle } from '../../../lib/page-title.ts';
 import { visitorsByCategoryQueryOptions } from '../api/visitors-by-category.ts';
 import { BaseByChannel } from '../components/base-by-channel.tsx';
-import { ConversionSettingsModal } from '../components/conversion-settings-modal.tsx';
 import { EventImpact, pickCategory } from '../components/event-impact.tsx';
 import { ExportMenu } from '../components/export-menu.tsx';
 import { LiveVisitorsCard } from '../components/live-visitors-card.tsx';
@@ -27,6 +27,11 @@ import { VisitorsByDevice } from '../components/visitors-by-device.tsx';
 import { VisitorsCard } from '../components/visitors-card.tsx';
 import { dashboardCsv, exportFileName, snapshotFromCache } from '../dashboard-csv.ts';
 import { rangeFromParams, todayInZone } from '../range.ts';
+
+// The conversion settings form (and its zod schema) is fetched when the dialog opens.
+const ConversionSettingsModal = lazyModal(() =>
+  import('../components/conversion-settings-modal.tsx').then((m) => m.ConversionSettingsModal),
+);
 
 /**
  * The dashboard every user lands on (spec doc 1 §2 "Analytics dashboard"). The domain comes from `?domain=` (the

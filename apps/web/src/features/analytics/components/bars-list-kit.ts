@@ -1,0 +1,2 @@
+// Mantine's BarsList is plain HTML: its own chunk, without Recharts.
+export { BarsList } from '@mantine/charts';
