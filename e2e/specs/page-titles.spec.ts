@@ -38,7 +38,7 @@ test('the browser tab names each page as the user navigates, with the product na
     ['/v2/momentum/create', 'Momentum · Ímpeto'],
     ['/v2/campaign/create', 'Campanha · Ímpeto'],
     ['/profile', 'Perfil · Ímpeto'],
-    ['/payment', 'Pagamento · Ímpeto'],
+    ['/payment', 'Plano e uso · Ímpeto'],
     ['/dcm', 'GCD · Ímpeto'],
     ['/settings', 'Configurações · Ímpeto'],
   ] as const) {

@@ -52,7 +52,7 @@ describe('page titles', () => {
       ['/media', 'Mídias · Ímpeto'],
       ['/settings', 'Configurações · Ímpeto'],
       ['/profile', 'Perfil · Ímpeto'],
-      ['/payment', 'Pagamento · Ímpeto'],
+      ['/payment', 'Plano e uso · Ímpeto'],
       ['/dcm', 'GCD · Ímpeto'],
     ];
     for (const [path, title] of pages) {

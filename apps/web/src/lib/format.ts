@@ -35,3 +35,14 @@ export const formatSignedPercent = (value: number) =>
 /** The calendar day of an instant in a time zone, 'YYYY-MM-DD'. */
 export const dayInZone = (instant: Date, timeZone: string) =>
   new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+
+const relative = new Intl.RelativeTimeFormat('pt-BR', { numeric: 'auto' });
+/** 'agora', 'há 5 minutos', 'há 3 horas', 'ontem', 'há 12 dias' (pt-BR, from the browser's Intl). */
+export function formatRelative(value: string | Date | number, now = Date.now()) {
+  const seconds = Math.round((new Date(value).getTime() - now) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 60) return 'agora';
+  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return relative.format(Math.round(seconds / 3600), 'hour');
+  return relative.format(Math.round(seconds / 86_400), 'day');
+}

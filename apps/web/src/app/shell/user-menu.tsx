@@ -42,7 +42,7 @@ export function UserMenu({
           Perfil
         </Menu.Item>
         <Menu.Item component={Link} to={withDomain('/payment', domainUuid)} leftSection={<IconCreditCard size={16} />}>
-          Pagamento
+          Plano e uso
         </Menu.Item>
         <Menu.Item
           component={Link}

@@ -1,1 +1,2 @@
 export { logout } from './api/logout.ts';
+export { passwordWeaknessOf, preloadPasswordStrength } from './password-strength.ts';

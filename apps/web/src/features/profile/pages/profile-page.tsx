@@ -1,12 +1,363 @@
-import { IconUserCircle } from '@tabler/icons-react';
-import { ComingSoonPage } from '../../../components/ui/coming-soon-page.tsx';
+import { changePasswordFields, msg, type Profile, type UserSession } from '@impeto/shared';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  PasswordInput,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { IconAlertTriangle, IconDeviceDesktop, IconDeviceMobile, IconMailForward } from '@tabler/icons-react';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router';
+import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import { applyFieldErrors } from '../../../lib/form-errors.ts';
+import { formatDateTime, formatRelative } from '../../../lib/format.ts';
+import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
+import { passwordWeaknessOf, preloadPasswordStrength } from '../../auth/index.ts';
+import {
+  useChangePassword,
+  useConfirmEmailChange,
+  useEndOtherSessions,
+  useEndSession,
+  useProfile,
+  useRequestEmailChange,
+  useSessions,
+  useUpdateName,
+} from '../api/profile.ts';
+
+function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
+  return (
+    <Card withBorder padding="lg" component="section" aria-label={title}>
+      <Title order={3} fz="lg">
+        {title}
+      </Title>
+      <Text c="dimmed" size="sm" mb="md">
+        {description}
+      </Text>
+      {children}
+    </Card>
+  );
+}
+
+function LoadError({ title, error, retry }: { title: string; error: unknown; retry: () => void }) {
+  return (
+    <Alert color="red" icon={<IconAlertTriangle />} title={title}>
+      <Text size="sm" mb="sm">
+        {errorMessage(error)}
+      </Text>
+      <Button size="xs" variant="light" color="red" onClick={retry}>
+        Tentar novamente
+      </Button>
+    </Alert>
+  );
+}
+
+function NameForm({ profile }: { profile: Profile }) {
+  const update = useUpdateName();
+  const form = useForm({ initialValues: { name: profile.name } });
+  const submit = form.onSubmit(({ name }) => {
+    if (!name.trim()) return form.setFieldError('name', msg.signup.fullnameRequired);
+    update.mutate(name, {
+      onSuccess: ({ message }) => notifySuccess(message),
+      onError: (error) => {
+        applyFieldErrors(form, error, { 'profile.name': 'name' });
+        notifyError(error);
+      },
+    });
+  });
+  return (
+    <form onSubmit={submit} noValidate aria-label="Nome">
+      <Group align="flex-end" wrap="wrap">
+        <TextInput
+          label="Nome completo"
+          autoComplete="name"
+          style={{ flex: 1, minWidth: 220 }}
+          {...form.getInputProps('name')}
+        />
+        <Button type="submit" variant="light" loading={update.isPending} disabled={!form.isDirty()}>
+          Salvar nome
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
+function EmailForm({ profile }: { profile: Profile }) {
+  const request = useRequestEmailChange();
+  const form = useForm({ initialValues: { email: '' } });
+  const submit = form.onSubmit(({ email }) => {
+    if (!email.trim()) return form.setFieldError('email', msg.signup.emailRequired);
+    request.mutate(email.trim(), {
+      onSuccess: ({ message }) => {
+        notifySuccess(message);
+        form.reset();
+      },
+      onError: (error) => {
+        applyFieldErrors(form, error, { 'profile.email': 'email' });
+        notifyError(error);
+      },
+    });
+  });
+  return (
+    <Stack gap="sm">
+      <Group gap="xs">
+        <Text size="sm" fw={500}>
+          E-mail atual:
+        </Text>
+        <Text size="sm">{profile.email}</Text>
+      </Group>
+      {profile.pending_email ? (
+        <Alert color="yellow" icon={<IconMailForward />} p="sm">
+          <Text size="sm">
+            Aguardando confirmação de <b>{profile.pending_email}</b>: abra o link que enviamos para esse endereço.
+          </Text>
+        </Alert>
+      ) : null}
+      <form onSubmit={submit} noValidate aria-label="Trocar e-mail">
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            label="Novo e-mail"
+            type="email"
+            autoComplete="email"
+            placeholder="voce@empresa.com.br"
+            style={{ flex: 1, minWidth: 220 }}
+            {...form.getInputProps('email')}
+          />
+          <Button type="submit" variant="light" loading={request.isPending}>
+            Enviar confirmação
+          </Button>
+        </Group>
+      </form>
+    </Stack>
+  );
+}
+
+function PasswordForm({ profile }: { profile: Profile }) {
+  const change = useChangePassword();
+  const form = useForm({
+    initialValues: { current_password: '', password: '', password_confirmation: '' },
+    validate: schemaResolver(changePasswordFields, { sync: true }),
+  });
+  const checkPassword = async () => {
+    const { password } = form.getValues();
+    if (!password) return true;
+    const weakness = await passwordWeaknessOf(password, [profile.name, profile.username, profile.email]);
+    if (weakness) form.setFieldError('password', weakness);
+    return !weakness;
+  };
+  const submit = form.onSubmit(async (values) => {
+    if (!(await checkPassword())) return;
+    change.mutate(values, {
+      onSuccess: ({ message }) => {
+        notifySuccess(message);
+        form.reset();
+      },
+      onError: (error) => {
+        applyFieldErrors(form, error, (path) => path.replace(/^profile\./, ''));
+        notifyError(error);
+      },
+    });
+  });
+  return (
+    <form onSubmit={submit} noValidate aria-label="Trocar senha">
+      <Stack gap="sm" maw={420}>
+        <PasswordInput
+          label="Senha atual"
+          autoComplete="current-password"
+          {...form.getInputProps('current_password')}
+        />
+        <PasswordInput
+          label="Nova senha"
+          autoComplete="new-password"
+          {...form.getInputProps('password')}
+          onFocus={preloadPasswordStrength}
+          onBlur={() => void checkPassword()}
+        />
+        <PasswordInput
+          label="Confirmação da nova senha"
+          autoComplete="new-password"
+          {...form.getInputProps('password_confirmation')}
+        />
+        <Text size="xs" c="dimmed">
+          Ao trocar a senha, todas as outras sessões são encerradas; esta continua aberta.
+        </Text>
+        <Group>
+          <Button type="submit" loading={change.isPending}>
+            Trocar senha
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function SessionRow({ session }: { session: UserSession }) {
+  const end = useEndSession();
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Group gap="xs" wrap="nowrap">
+          {session.mobile ? <IconDeviceMobile size={18} /> : <IconDeviceDesktop size={18} />}
+          <Text size="sm">{session.device}</Text>
+          {session.current ? (
+            <Badge variant="light" color="green" size="sm">
+              Esta sessão
+            </Badge>
+          ) : null}
+        </Group>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" title={session.last_used_at ? formatDateTime(session.last_used_at) : undefined}>
+          {session.last_used_at ? formatRelative(session.last_used_at) : '—'}
+        </Text>
+      </Table.Td>
+      <Table.Td visibleFrom="sm">
+        <Text size="sm">{formatDateTime(session.created_at)}</Text>
+      </Table.Td>
+      <Table.Td ta="right">
+        {session.current ? null : (
+          <Button
+            size="xs"
+            variant="light"
+            color="red"
+            loading={end.isPending}
+            aria-label={`Encerrar sessão ${session.device}`}
+            onClick={() =>
+              end.mutate(session.id, { onSuccess: ({ message }) => notifySuccess(message), onError: notifyError })
+            }
+          >
+            Encerrar
+          </Button>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function SessionsList() {
+  const sessions = useSessions();
+  const endOthers = useEndOtherSessions();
+  if (sessions.isPending) return <Skeleton height={120} aria-label="Carregando sessões" />;
+  if (sessions.isError)
+    return (
+      <LoadError title="Não foi possível carregar as sessões" error={sessions.error} retry={() => sessions.refetch()} />
+    );
+  const others = sessions.data.filter((s) => !s.current).length;
+  return (
+    <Stack gap="sm">
+      <Table.ScrollContainer minWidth={420}>
+        <Table verticalSpacing="sm" aria-label="Sessões ativas">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Dispositivo</Table.Th>
+              <Table.Th>Último uso</Table.Th>
+              <Table.Th visibleFrom="sm">Início</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {sessions.data.map((s) => (
+              <SessionRow key={s.id} session={s} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {others > 0 ? (
+        <Group>
+          <Button
+            variant="subtle"
+            color="red"
+            size="xs"
+            loading={endOthers.isPending}
+            onClick={() =>
+              endOthers.mutate(undefined, { onSuccess: ({ message }) => notifySuccess(message), onError: notifyError })
+            }
+          >
+            Encerrar todas as outras
+          </Button>
+        </Group>
+      ) : (
+        <Text size="sm" c="dimmed">
+          Nenhuma outra sessão aberta.
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** Opening the link mailed to a new address confirms it (once), then drops the token from the URL. */
+function useEmailConfirmation() {
+  const [params, setParams] = useSearchParams();
+  const token = params.get('email_token');
+  const confirm = useConfirmEmailChange();
+  const sent = useRef(false);
+  useEffect(() => {
+    if (!token || sent.current) return;
+    sent.current = true;
+    confirm.mutate(token, {
+      onSuccess: ({ message }) => notifySuccess(message),
+      onError: notifyError,
+      onSettled: () =>
+        setParams(
+          (p) => {
+            p.delete('email_token');
+            return p;
+          },
+          { replace: true },
+        ),
+    });
+  }, [token, confirm, setParams]);
+}
 
 export default function ProfilePage() {
+  usePageTitle('Perfil');
+  useEmailConfirmation();
+  const profile = useProfile();
   return (
-    <ComingSoonPage
-      title="Perfil"
-      icon={<IconUserCircle />}
-      description="Aqui você poderá atualizar seus dados pessoais e sua senha."
-    />
+    <>
+      <PageHeader
+        title="Perfil"
+        description="Seus dados de acesso, sua senha e os lugares onde sua conta está aberta."
+      />
+      {profile.isPending ? (
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+          <Skeleton height={260} aria-label="Carregando perfil" />
+          <Skeleton height={260} />
+        </SimpleGrid>
+      ) : profile.isError ? (
+        <LoadError title="Não foi possível carregar seu perfil" error={profile.error} retry={() => profile.refetch()} />
+      ) : (
+        <Stack gap="lg">
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+            <Section title="Dados pessoais" description={`Usuário: ${profile.data.username}`}>
+              <Stack gap="lg">
+                <NameForm key={profile.data.name} profile={profile.data} />
+                <EmailForm profile={profile.data} />
+              </Stack>
+            </Section>
+            <Section title="Senha" description="Informe a senha atual para escolher uma nova.">
+              <PasswordForm profile={profile.data} />
+            </Section>
+          </SimpleGrid>
+          <Section
+            title="Sessões ativas"
+            description="Onde sua conta está aberta agora. Encerre o que você não reconhece."
+          >
+            <SessionsList />
+          </Section>
+        </Stack>
+      )}
+    </>
   );
 }
