@@ -15,7 +15,6 @@ import {
 import { useState } from 'react';
 import { WebviewPreview } from '../../blocks/index.ts';
 import {
-  ALERT_POSITIONS,
   type AlertPosition,
   WEBVIEW_MODE_LABELS,
   WEBVIEW_MODES,
@@ -26,6 +25,7 @@ import {
   webviewInput,
   webviewProblems,
 } from '../webview.ts';
+import { PositionGrid } from './position-grid.tsx';
 
 export const WEBVIEW_MODAL_TITLE = 'Construa sua própria notificação on-site customizada';
 
@@ -134,14 +134,11 @@ export function WebviewModal({ opened, onClose, value, onSave, readOnly }: Webvi
           <Grid.Col span={{ base: 12, md: 6 }}>
             <Stack gap="sm">
               {type === 'alert_box' ? (
-                <Select
-                  label="Posição"
-                  data={ALERT_POSITIONS.map((p) => ({ value: p, label: POSITION_LABELS[p] }))}
-                  value={props.alertPosition ?? 'topRight'}
-                  onChange={(v) => setProp('alertPosition', v ?? 'topRight')}
-                  allowDeselect={false}
+                <PositionGrid
+                  labels={POSITION_LABELS}
+                  value={(props.alertPosition as AlertPosition | undefined) ?? 'topRight'}
+                  onChange={(v) => setProp('alertPosition', v)}
                   readOnly={readOnly}
-                  comboboxProps={{ zIndex: 410 }}
                 />
               ) : null}
               {FIELDS[type]
