@@ -80,6 +80,34 @@ describe('notification preview', () => {
     expect(screen.getByText(/loja\.example\.com/)).toBeTruthy();
   });
 
+  it('opens to the whole message and the large image on every system, Linux included', async () => {
+    const long = `${'Frete grátis em todo o site. '.repeat(3)}Só hoje!`;
+    render(
+      <AppProviders>
+        <NotificationPreview
+          title="Oferta"
+          message={long}
+          image="https://loja.example.com/banner.png"
+          siteRoot="https://loja.example.com"
+        />
+      </AppProviders>,
+    );
+    const stage = () => screen.getByTestId('notification-stage');
+    const images = () => [...stage().querySelectorAll('img')].map((i) => i.getAttribute('src'));
+    for (const os of ['Android', 'iOS', 'macOS', 'Windows', 'Linux']) {
+      await userEvent.click(screen.getByText(os));
+      expect(stage().textContent).toContain(cutMessage(long));
+      expect(images(), `${os} closed shows the image`).toContain('https://loja.example.com/banner.png');
+    }
+    await userEvent.click(screen.getByRole('button', { name: 'Ver aberta' }));
+    expect(screen.getByRole('button', { name: 'Ver fechada' }).getAttribute('aria-pressed')).toBe('true');
+    for (const os of ['Android', 'iOS', 'macOS', 'Windows', 'Linux']) {
+      await userEvent.click(screen.getByText(os));
+      expect(stage().textContent, `${os} opened shows the whole message`).toContain(long);
+      expect(images(), `${os} opened shows the image`).toContain('https://loja.example.com/banner.png');
+    }
+  });
+
   it('asks for the title without one, and says Sem mensagem without a message', async () => {
     const { rerender } = render(
       <AppProviders>

@@ -1,5 +1,13 @@
-import { Box, Center, Image, SegmentedControl, Stack, Text } from '@mantine/core';
-import { IconBell, IconBrandAndroid, IconBrandApple, IconBrandUbuntu, IconBrandWindows } from '@tabler/icons-react';
+import { Box, Button, Center, Group, Image, SegmentedControl, Stack, Text } from '@mantine/core';
+import {
+  IconBell,
+  IconBrandAndroid,
+  IconBrandApple,
+  IconBrandUbuntu,
+  IconBrandWindows,
+  IconChevronDown,
+  IconChevronUp,
+} from '@tabler/icons-react';
 import { type CSSProperties, type ReactNode, useState } from 'react';
 
 export const PREVIEW_CUT = 50;
@@ -55,12 +63,13 @@ function AppIcon({ src, size, radius }: { src?: string; size: number; radius: nu
   );
 }
 
-const clamp = (lines: number): CSSProperties => ({
+const clampTo = (lines: number): CSSProperties => ({
   display: '-webkit-box',
   WebkitLineClamp: lines,
   WebkitBoxOrient: 'vertical',
   overflow: 'hidden',
 });
+const whole: CSSProperties = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' };
 
 function Stage({ background, children }: { background: string; children: ReactNode }) {
   return (
@@ -83,6 +92,7 @@ function PreviewFor({
   icon,
   image,
   host,
+  expanded,
 }: {
   os: Os;
   title: string;
@@ -90,8 +100,13 @@ function PreviewFor({
   icon?: string;
   image?: string;
   host: string;
+  /** Opened as the system shows it when the user expands it: the whole message and the large image. */
+  expanded: boolean;
 }) {
   const muted = body === NO_MESSAGE;
+  const clamp = (lines: number) => (expanded ? whole : clampTo(lines));
+  const large = (height: number, radius = 0) =>
+    expanded && image ? <Image src={image} h={height} radius={radius} fit="cover" alt="" mt={10} /> : null;
   switch (os) {
     case 'ios':
       return (
@@ -127,8 +142,9 @@ function PreviewFor({
                   {host}
                 </Text>
               </Box>
-              {image ? <Image src={image} w={38} h={38} radius={6} fit="cover" alt="" /> : null}
+              {image && !expanded ? <Image src={image} w={38} h={38} radius={6} fit="cover" alt="" /> : null}
             </Box>
+            {large(150, 12)}
           </Box>
         </Stage>
       );
@@ -161,8 +177,9 @@ function PreviewFor({
                 {body}
               </Text>
             </Box>
-            {image ? <Image src={image} w={44} h={44} radius={6} fit="cover" alt="" /> : null}
+            {image && !expanded ? <Image src={image} w={44} h={44} radius={6} fit="cover" alt="" /> : null}
           </Box>
+          {large(150, 10)}
         </Stage>
       );
     case 'windows':
@@ -238,7 +255,11 @@ function PreviewFor({
               <Text fz={11} c="#aaa" mt={4} truncate>
                 {host}
               </Text>
+              {large(140, 8)}
             </Box>
+            {image && !expanded ? (
+              <Image src={image} w={48} h={48} radius={6} fit="cover" alt="" style={{ flex: 'none' }} />
+            ) : null}
           </Box>
         </Stage>
       );
@@ -275,18 +296,24 @@ function PreviewFor({
               </Box>
               <AppIcon src={icon} size={40} radius={20} />
             </Box>
-            {image ? <Image src={image} h={130} radius={14} fit="cover" alt="" mt={10} /> : null}
+            {image && !expanded ? <Image src={image} h={64} radius={10} fit="cover" alt="" mt={10} /> : null}
+            {large(160, 14)}
           </Box>
         </Stage>
       );
   }
 }
 
-/** How the push notification looks on each system, closed (message cut at 50 characters). */
+/**
+ * How the push notification looks on each system: closed (message cut at 50 characters, spec doc 2 §2.7) or
+ * opened as the user expands it (the whole message and the large image).
+ */
 export function NotificationPreview({ title, message, icon, image, siteRoot }: NotificationPreviewProps) {
   const [os, setOs] = useState<Os>('android');
+  const [expanded, setExpanded] = useState(false);
   const trimmedTitle = title.trim();
-  const body = message.trim() ? cutMessage(message.trim()) : NO_MESSAGE;
+  const text = message.trim();
+  const body = text ? (expanded ? text : cutMessage(text)) : NO_MESSAGE;
   return (
     <Stack gap="sm">
       <SegmentedControl
@@ -297,6 +324,17 @@ export function NotificationPreview({ title, message, icon, image, siteRoot }: N
         aria-label="Sistema da prévia"
         data={OS.map((o) => ({ value: o.value, label: o.label }))}
       />
+      <Group justify="flex-end">
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          aria-pressed={expanded}
+          leftSection={expanded ? <IconChevronUp size={14} /> : <IconChevronDown size={14} />}
+          onClick={() => setExpanded((e) => !e)}
+        >
+          {expanded ? 'Ver fechada' : 'Ver aberta'}
+        </Button>
+      </Group>
       {trimmedTitle ? (
         <PreviewFor
           os={os}
@@ -305,6 +343,7 @@ export function NotificationPreview({ title, message, icon, image, siteRoot }: N
           icon={icon?.trim() || undefined}
           image={image?.trim() || undefined}
           host={hostOf(siteRoot)}
+          expanded={expanded}
         />
       ) : (
         <Center
