@@ -96,12 +96,12 @@ export function DomainRow({ index, domain, geroVersions, cnswVersions, onEdit, o
         </Text>
       </Table.Td>
       <Table.Td>
-        <Text size="sm" fw={600} maw={200} truncate title={domain.name}>
+        <Text size="sm" fw={600} maw={180} truncate title={domain.name}>
           {domain.name}
         </Text>
       </Table.Td>
       <Table.Td>
-        <Anchor href={domain.domain} target="_blank" rel="noreferrer" size="sm" maw={190} truncate display="block">
+        <Anchor href={domain.domain} target="_blank" rel="noreferrer" size="sm" maw={170} truncate display="block">
           {domain.domain}
         </Anchor>
       </Table.Td>

@@ -26,7 +26,7 @@ export function VersionSelect({
     <Select
       aria-label={`${LABEL[kind]} de ${domain.name}`}
       size="xs"
-      w={112}
+      w={96}
       data={data}
       value={value}
       placeholder={available.length === 0 ? msg.version.empty : 'Selecione'}

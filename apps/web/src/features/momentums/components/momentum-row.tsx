@@ -58,6 +58,20 @@ function Action({
   );
 }
 
+/** Date over time, so the list's eight columns fit a 1440 px screen without scrolling to the actions. */
+function DateTimeCell({ value }: { value: string }) {
+  return (
+    <Stack gap={0}>
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatZoned(value, 'DD/MM/YYYY')}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {formatZoned(value, 'HH:mm')}
+      </Text>
+    </Stack>
+  );
+}
+
 export function ScheduleCell({ value }: { value: string | null }) {
   if (!isValidDate(value))
     return (
@@ -68,9 +82,7 @@ export function ScheduleCell({ value }: { value: string | null }) {
   const marker = scheduleMarker(value);
   return (
     <Group gap={6} wrap="nowrap">
-      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-        {formatZoned(value)}
-      </Text>
+      <DateTimeCell value={value} />
       <Badge
         size="sm"
         radius="sm"
@@ -135,7 +147,7 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
         </Text>
       </Table.Td>
       <Table.Td>
-        <Stack gap={0} maw={280}>
+        <Stack gap={0} maw={260}>
           <Text size="sm" fw={600} truncate title={title}>
             {title}
           </Text>
@@ -168,14 +180,10 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
         <ScheduleCell value={item.scheduled_at} />
       </Table.Td>
       <Table.Td>
-        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {formatZoned(item.created_at)}
-        </Text>
+        <DateTimeCell value={item.created_at} />
       </Table.Td>
       <Table.Td>
-        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {formatZoned(item.updated_at)}
-        </Text>
+        <DateTimeCell value={item.updated_at} />
       </Table.Td>
       <Table.Td>
         {item.status === 'Deleted' ? (
