@@ -1,4 +1,5 @@
-import { type ApiFailure, msg } from '@impeto/shared';
+import type { ApiFailure } from '@impeto/shared';
+import { msg } from '@impeto/shared/core';
 import { clearSession, getToken, rememberOrigin } from './session.ts';
 
 /** The spec's three services are route groups of one server (DESIGN.md §4); kept apart so they can split later. */

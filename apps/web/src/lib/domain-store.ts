@@ -1,4 +1,5 @@
-import { type DomainItem, isDomainAllowed } from '@impeto/shared';
+import type { DomainItem } from '@impeto/shared';
+import { isDomainAllowed } from '@impeto/shared/core';
 import { useSyncExternalStore } from 'react';
 import { DOMAIN_KEYS } from './session.ts';
 import { readJson, removeKey, storageVersion, subscribeStorage, writeJson } from './storage.ts';

@@ -1,25 +1,12 @@
 import { z } from '../zod.ts';
+import { ANALYTICS_MAX_DAYS, analyticsMessages, daysInRange } from './constants.ts';
 
 /**
  * The analytics service (spec doc 1 §2 "Analytics dashboard", §3 analytics rows, §7; READINGS A-23, A-24).
  * Every widget calls GET /api/analytics/:domainUuid/<path>?start=YYYY-MM-DD&end=YYYY-MM-DD; days are the
  * company's local days (America/Sao_Paulo by default). Answers are `{ message, data }`.
  */
-export const ANALYTICS_MAX_DAYS = 366;
-
-export const analyticsMessages = {
-  loaded: 'Dados carregados.',
-  mostViewedLoaded: 'Most viewed pages have been loaded.',
-  dateInvalid: 'Informe a data no formato AAAA-MM-DD.',
-  endBeforeStart: 'A data final deve ser igual ou posterior à data inicial.',
-  rangeTooLong: `O período pode ter no máximo ${ANALYTICS_MAX_DAYS} dias.`,
-  periodInvalid: `Informe um período entre 1 e ${ANALYTICS_MAX_DAYS} dias.`,
-  limitInvalid: 'Informe um limite entre 1 e 100.',
-  momentumNotFound: 'Momentum não encontrado.',
-  categoryNotFound: 'Categoria de evento não encontrada.',
-  cartRuleInvalid: 'Informe um trecho de endereço de até 200 caracteres, ou deixe em branco.',
-  settingsSaved: 'Configurações de conversão salvas com sucesso!',
-} as const;
+export { ANALYTICS_MAX_DAYS, ATTRIBUTION_WINDOWS, analyticsMessages, daysInRange } from './constants.ts';
 
 const isoDay = z
   .string({ error: analyticsMessages.dateInvalid })
@@ -28,10 +15,6 @@ const isoDay = z
     const d = new Date(`${s}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
   }, analyticsMessages.dateInvalid);
-
-/** Days from start to end, both included. */
-export const daysInRange = (start: string, end: string) =>
-  Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;
 
 export const analyticsRangeSchema = z
   .object({ start: isoDay, end: isoDay })
@@ -162,6 +145,3 @@ export type ConversionSettingsInput = z.infer<typeof conversionSettingsSchema>;
 export interface ConversionSettings {
   cart_url: string;
 }
-
-/** Attribution windows (README): the person's latest clicked delivery within 7 days, else viewed within 1 day. */
-export const ATTRIBUTION_WINDOWS = { clickedDays: 7, viewedDays: 1 } as const;

@@ -20,9 +20,7 @@ export interface DomainItem {
   retention_months?: number;
 }
 
-/** Allowed = Active and script validated (spec doc 1 §4). */
-export const isDomainAllowed = (d: Pick<DomainItem, 'status' | 'gero_validate'>) =>
-  d.status === 'Active' && d.gero_validate;
+export { isDomainAllowed } from './domain-rules.ts';
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost']);
 

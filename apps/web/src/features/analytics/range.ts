@@ -1,4 +1,5 @@
-import { type AnalyticsRange, analyticsRangeSchema, daysInRange } from '@impeto/shared';
+import type { AnalyticsRange } from '@impeto/shared';
+import { daysInRange, isAnalyticsRange } from '@impeto/shared/core';
 import { dayInZone } from '../../lib/format.ts';
 
 /** Analytics days are the company's local days; companies are in America/Sao_Paulo unless told otherwise. */
@@ -11,8 +12,10 @@ export const shiftDay = (day: string, days: number) =>
 
 /** The range in the URL (`start`, `end`) when it is a valid one, else today to today (spec doc 1 §9). */
 export function rangeFromParams(params: URLSearchParams, now = new Date()): AnalyticsRange {
-  const parsed = analyticsRangeSchema.safeParse({ start: params.get('start'), end: params.get('end') });
-  if (parsed.success) return parsed.data;
+  // The shared schema's rule without zod, which the first load of `/` does not fetch.
+  const start = params.get('start');
+  const end = params.get('end');
+  if (isAnalyticsRange(start, end)) return { start: start as string, end: end as string };
   const today = todayInZone(now);
   return { start: today, end: today };
 }

@@ -1,4 +1,5 @@
-import { type AnalyticsRange, daysInRange, type EventDailyRow } from '@impeto/shared';
+import type { AnalyticsRange, EventDailyRow } from '@impeto/shared';
+import { daysInRange } from '@impeto/shared/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { analyticsKey } from './analytics-query.ts';

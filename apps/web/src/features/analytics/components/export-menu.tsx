@@ -3,7 +3,7 @@ import { IconChevronDown, IconFileExport, IconFileSpreadsheet } from '@tabler/ic
 import { downloadText } from '../../../lib/csv.ts';
 
 /** The spec's 'Extrair para:' button; the CSV is written in the browser from what the widgets show (A-24). */
-export function ExportMenu({ onCsv }: { onCsv: () => { fileName: string; text: string } }) {
+export function ExportMenu({ onCsv }: { onCsv: () => Promise<{ fileName: string; text: string }> }) {
   return (
     <Menu position="bottom-end" withinPortal shadow="md">
       <Menu.Target>
@@ -19,8 +19,8 @@ export function ExportMenu({ onCsv }: { onCsv: () => { fileName: string; text: s
         <Menu.Label>Formato</Menu.Label>
         <Menu.Item
           leftSection={<IconFileSpreadsheet size={16} />}
-          onClick={() => {
-            const { fileName, text } = onCsv();
+          onClick={async () => {
+            const { fileName, text } = await onCsv();
             downloadText(fileName, text);
           }}
         >

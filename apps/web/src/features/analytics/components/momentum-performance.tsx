@@ -1,4 +1,5 @@
-import { ATTRIBUTION_WINDOWS, type MomentumPerformanceRow } from '@impeto/shared';
+import type { MomentumPerformanceRow } from '@impeto/shared';
+import { ATTRIBUTION_WINDOWS } from '@impeto/shared/core';
 import { Anchor, Badge, Group, ScrollArea, Table, Text } from '@mantine/core';
 import { IconTrophy } from '@tabler/icons-react';
 import { Link } from 'react-router';

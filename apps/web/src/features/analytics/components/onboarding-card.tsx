@@ -16,10 +16,14 @@ import {
 import { IconAlertTriangle, IconArrowRight, IconCheck, IconRocket } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import { lazyModal } from '../../../components/ui/lazy-modal.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useSelectedDomain } from '../../../lib/domain-store.ts';
 import { withDomain } from '../../../lib/navigation.ts';
-import { ScriptModal, useDomainOnboarding } from '../../domains/index.ts';
+import { useDomainOnboarding } from '../../domains/index.ts';
+
+// The script modal's code comes when a step opens it, not with the analytics page.
+const ScriptModal = lazyModal(() => import('../../domains/components/script-modal.tsx').then((m) => m.ScriptModal));
 
 type StepAction = { kind: 'link'; to: string } | { kind: 'script'; focusNextSteps: boolean };
 

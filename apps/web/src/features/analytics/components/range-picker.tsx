@@ -1,67 +1,52 @@
-import { ANALYTICS_MAX_DAYS, type AnalyticsRange, analyticsMessages, daysInRange } from '@impeto/shared';
-import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import type { AnalyticsRange } from '@impeto/shared';
+import { InputBase } from '@mantine/core';
 import { IconCalendar } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
-import { shiftDay, todayInZone } from '../range.ts';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 
-type Value = DatesRangeValue<string>;
+const RangePickerField = lazy(() => import('./range-picker-field.tsx'));
 
-function presets(today: string): { value: [string, string]; label: string }[] {
-  const [y, m] = today.split('-');
-  const monthStart = `${y}-${m}-01`;
-  const lastMonthEnd = shiftDay(monthStart, -1);
-  return [
-    { value: [today, today], label: 'Hoje' },
-    { value: [shiftDay(today, -1), shiftDay(today, -1)], label: 'Ontem' },
-    { value: [shiftDay(today, -6), today], label: 'Últimos 7 dias' },
-    { value: [shiftDay(today, -29), today], label: 'Últimos 30 dias' },
-    { value: [shiftDay(today, -89), today], label: 'Últimos 90 dias' },
-    { value: [monthStart, today], label: 'Este mês' },
-    { value: [`${lastMonthEnd.slice(0, 8)}01`, lastMonthEnd], label: 'Mês passado' },
-  ];
-}
+const shown = (day: string) => day.split('-').reverse().join('/');
 
-/** The dashboard's period: DD/MM/YYYY in pt-BR, days of America/Sao_Paulo, up to today and 366 days long. */
+/**
+ * The period picker. Until it is first used it is a look-alike button (same size, icon and DD/MM/YYYY text), so the
+ * calendar code and its styles (~19 KB gzipped) stay out of the dashboard's first load; a click loads the real
+ * picker and opens it.
+ */
 export function RangePicker({ value, onChange }: { value: AnalyticsRange; onChange: (range: AnalyticsRange) => void }) {
-  const [draft, setDraft] = useState<Value>([value.start, value.end]);
-  const [error, setError] = useState<string | null>(null);
-  const today = todayInZone();
+  const [wanted, setWanted] = useState(false);
+  const field = useRef<HTMLButtonElement>(null);
+  const opened = useRef(false);
 
   useEffect(() => {
-    setDraft([value.start, value.end]);
-  }, [value.start, value.end]);
+    if (!wanted || opened.current) return;
+    const open = () => {
+      if (!field.current) return requestAnimationFrame(open);
+      opened.current = true;
+      field.current.click();
+    };
+    open();
+  }, [wanted]);
 
-  const change = (next: Value) => {
-    setDraft(next);
-    const [start, end] = next;
-    if (!start || !end) return;
-    if (daysInRange(start, end) > ANALYTICS_MAX_DAYS) {
-      setError(analyticsMessages.rangeTooLong);
-      return;
-    }
-    setError(null);
-    if (start !== value.start || end !== value.end) onChange({ start, end });
-  };
-
-  return (
-    <DatePickerInput
-      type="range"
+  const lookAlike = (
+    <InputBase
+      component="button"
+      type="button"
       aria-label="Período"
-      value={draft}
-      onChange={change}
-      valueFormat="DD/MM/YYYY"
-      labelSeparator="–"
-      allowSingleDateInRange
-      maxDate={today}
-      presets={presets(today)}
+      pointer
       leftSection={<IconCalendar size={16} />}
       miw={230}
-      error={error}
-      onDropdownClose={() => {
-        // A half-picked range falls back to the one in use.
-        if (!draft[0] || !draft[1]) setDraft([value.start, value.end]);
+      onClick={() => setWanted(true)}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' || event.key === ' ' || event.key === 'ArrowDown') setWanted(true);
       }}
-      popoverProps={{ position: 'bottom-end' }}
-    />
+    >
+      {`${shown(value.start)} – ${shown(value.end)}`}
+    </InputBase>
+  );
+  if (!wanted) return lookAlike;
+  return (
+    <Suspense fallback={lookAlike}>
+      <RangePickerField ref={field} value={value} onChange={onChange} />
+    </Suspense>
   );
 }

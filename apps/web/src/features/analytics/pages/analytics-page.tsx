@@ -25,7 +25,6 @@ import { RangePicker } from '../components/range-picker.tsx';
 import { VisitorsByCategory } from '../components/visitors-by-category.tsx';
 import { VisitorsByDevice } from '../components/visitors-by-device.tsx';
 import { VisitorsCard } from '../components/visitors-card.tsx';
-import { dashboardCsv, exportFileName, snapshotFromCache } from '../dashboard-csv.ts';
 import { rangeFromParams, todayInZone } from '../range.ts';
 
 // The conversion settings form (and its zod schema) is fetched when the dialog opens.
@@ -61,7 +60,9 @@ export default function AnalyticsPage() {
 
   const changeRange = (next: AnalyticsRange) => update({ start: next.start, end: next.end });
 
-  const exportCsv = () => {
+  // The CSV writer is fetched on the first export, not with the page.
+  const exportCsv = async () => {
+    const { dashboardCsv, exportFileName, snapshotFromCache } = await import('../dashboard-csv.ts');
     const categories = queryClient.getQueryData<CategoryRow[]>(visitorsByCategoryQueryOptions(widget).queryKey);
     const snapshot = snapshotFromCache(queryClient, {
       domainUuid,

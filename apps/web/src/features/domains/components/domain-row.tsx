@@ -1,4 +1,5 @@
-import { type DomainItem, msg } from '@impeto/shared';
+import type { DomainItem } from '@impeto/shared';
+import { msg } from '@impeto/shared/core';
 import { ActionIcon, Anchor, Badge, Button, Group, Menu, Table, Text, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import {

@@ -1,4 +1,5 @@
-import { type DomainItem, isDomainAllowed } from '@impeto/shared';
+import type { DomainItem } from '@impeto/shared';
+import { isDomainAllowed } from '@impeto/shared/core';
 import { Badge, type ComboboxItem, Group, Select, type SelectProps, Text } from '@mantine/core';
 import { IconWorldWww } from '@tabler/icons-react';
 import { domainStatus } from './domain-status.ts';

@@ -1,4 +1,5 @@
-import { type DomainItem, msg } from '@impeto/shared';
+import type { DomainItem } from '@impeto/shared';
+import { msg } from '@impeto/shared/core';
 import { Loader, Select } from '@mantine/core';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useChangeVersion } from '../api/change-version.ts';

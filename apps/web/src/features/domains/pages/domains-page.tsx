@@ -1,4 +1,5 @@
-import { type DomainItem, msg } from '@impeto/shared';
+import type { DomainItem } from '@impeto/shared';
+import { msg } from '@impeto/shared/core';
 import { Alert, Button, EmptyState, Paper } from '@mantine/core';
 import { IconInfoCircle, IconPlus, IconWorldWww } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
