@@ -1,6 +1,6 @@
 import '@xyflow/react/dist/style.css';
 import { type MomentumItem, momentumMessages as mm } from '@impeto/shared';
-import { Alert, Box, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Alert, Box, Button, Flex, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   IconAlertTriangle,
@@ -322,10 +322,12 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: Diag
         </Group>
       </Group>
 
-      <Group gap="sm" align="stretch" wrap="nowrap" flex={1} mih={0}>
+      {/* Canvas beside the block panel on wide screens; on a phone the panel goes under the canvas. */}
+      <Flex gap="sm" align="stretch" direction={{ base: 'column', md: 'row' }} flex={1} mih={0}>
         <Box
           flex={1}
           miw={0}
+          mih={{ base: 360, md: 0 }}
           style={{
             border: '1px solid var(--mantine-color-gray-3)',
             borderRadius: 'var(--mantine-radius-md)',
@@ -340,7 +342,7 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: Diag
             topLeft={impact}
           />
         </Box>
-        <Box w={460} miw={380} style={{ flexShrink: 0 }}>
+        <Box w={{ base: '100%', md: 460 }} miw={{ base: 0, md: 380 }} style={{ flexShrink: 0 }}>
           <BlockPanel
             kind={kind}
             mode={mode}
@@ -358,7 +360,7 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: Diag
             onChange={changeForm}
           />
         </Box>
-      </Group>
+      </Flex>
 
       <Group justify="space-between">
         <Button component={Link} to={back} variant="default" leftSection={<IconArrowLeft size={16} />}>

@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import { expect, type Page } from '@playwright/test';
+import { createAccount } from '../support/accounts.ts';
+import { collect } from '../support/analytics.ts';
+import { createValidatedDomain, sessionToken, signIn, test } from '../support/impeto.ts';
+
+/**
+ * Every page of the dashboard, public and private, at 1440 and 390 px wide with some data: nothing may stick out
+ * sideways (the page never scrolls horizontally; wide tables scroll inside their own container). The PNGs land in
+ * e2e/test-results/screens/ to be looked at.
+ */
+const WIDTHS = [1440, 390];
+const dir = 'test-results/screens';
+
+async function shoot(page: Page, name: string) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+    const overflow = await page.evaluate(() => {
+      const root = document.scrollingElement as HTMLElement;
+      return root.scrollWidth - window.innerWidth;
+    });
+    expect(overflow, `${name} at ${width} px scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+  }
+}
+
+test('public pages at 1440 and 390 px', async ({ page }) => {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, path] of [
+    ['signin', '/signin'],
+    ['signup-company', '/signup/company'],
+    ['recovery', '/recovery'],
+    ['recovery-success', '/recovery/success'],
+    ['reset', '/recovery/reset?token=x'],
+    ['validate', '/validate?cid=x'],
+    ['not-found', '/nao-existe'],
+  ] as const) {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(path);
+    await expect(page.getByRole('heading').first()).toBeVisible();
+    await shoot(page, name);
+  }
+});
+
+test('private pages at 1440 and 390 px, with data', async ({ page, request, testSite }) => {
+  test.setTimeout(240_000);
+  mkdirSync(dir, { recursive: true });
+  const account = await createAccount(request);
+  await signIn(page, account);
+  const domain = await createValidatedDomain(page, request, account, testSite);
+  for (const [vid, path] of [
+    ['ana', '/'],
+    ['ana', '/produtos'],
+    ['bia', '/'],
+    ['caio', '/carrinho'],
+  ] as const) {
+    await collect(request, testSite, domain.gero_id, vid, [{ t: 'pv', u: `${testSite.url}${path}` }]);
+  }
+  const headers = { Authorization: `Bearer ${await sessionToken(page)}` };
+  const channel = await request.post('/api/channel/create', {
+    headers,
+    data: { channel: { domain_uuid: domain.uuid, channel_type: 'SUPERARE_WEBVIEW', properties: {} } },
+  });
+  expect(channel.status(), await channel.text()).toBe(200);
+  const q = `?domain=${domain.uuid}`;
+  for (const [name, path] of [
+    ['analytics', `/${q}`],
+    ['domains', `/domains${q}`],
+    ['privacy', `/domains/${domain.uuid}/privacy${q}`],
+    ['channels', `/channels${q}`],
+    ['media', `/media${q}`],
+    ['settings', `/settings${q}`],
+    ['profile', `/profile${q}`],
+    ['payment', `/payment${q}`],
+    ['momentums', `/v2/momentums${q}`],
+    ['campaigns', `/v2/campaigns${q}`],
+    ['momentum-create', `/v2/momentum/create${q}`],
+    ['campaign-create', `/v2/campaign/create${q}`],
+    ['momentum-diagram', `/momentum/diagram${q}`],
+    ['dcm', `/dcm${q}`],
+    ['dcm-manager', `/dcm/manager${q}`],
+  ] as const) {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(path);
+    await expect(page.getByRole('heading').first()).toBeVisible({ timeout: 20_000 });
+    await shoot(page, name);
+  }
+});
