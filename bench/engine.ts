@@ -21,20 +21,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { solveCaptchaChallenge } from '../apps/server/test/captcha-solver.ts';
 import { type SesPeer, startSesPeer } from '../apps/server/test/peers/ses-peer.ts';
 import { startZenviaPeer, type ZenviaPeer } from '../apps/server/test/peers/zenvia-peer.ts';
 import { type PushService, pushServiceCertPath, startPushService } from '../apps/server/test/push-service.ts';
 import { mergeProfiles, type ProfileSummary, summariseProfile } from './engine-profile.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const serverRequire = createRequire(path.join(root, 'apps/server/package.json'));
-const { solveChallenge } = serverRequire('altcha-lib') as typeof import('altcha-lib');
-const { deriveKey } = serverRequire('altcha-lib/algorithms/pbkdf2') as typeof import('altcha-lib/algorithms/pbkdf2');
 
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const LATENCY_SECONDS = Number(process.env.LATENCY_SECONDS ?? 20);
@@ -240,8 +237,7 @@ function apiClient(base: string) {
     const link = outbox.find((m) => m.to === user.email)!.links[0]!;
     await api('PUT', '/users/validate', { user: { cid: new URL(link).searchParams.get('cid') } });
     const challenge = await (await fetch(`${base}/api/captcha`)).json();
-    const solution = await solveChallenge({ challenge, deriveKey });
-    const captcha = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+    const captcha = await solveCaptchaChallenge(challenge);
     const signin = await api('POST', '/users/signin', {
       user: { username: user.username, password: user.password },
       captcha,

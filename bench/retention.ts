@@ -120,7 +120,7 @@ async function main() {
     if (purging) {
       const p = await purging;
       const secs = (p.ms as number) / 1000;
-      purgeLine = `${(p.deleted as number).toLocaleString('en-US')} rows in ${p.statements} statements, ${secs.toFixed(1)} s (${Math.round((p.deleted as number) / secs).toLocaleString('en-US')} rows/s), pause ${purge.pauseMs} ms`;
+      purgeLine = `${(p.deleted as number).toLocaleString('en-US')} rows in ${p.statements} statements, ${secs.toFixed(1)} s (${Math.round((p.deleted as number) / secs).toLocaleString('en-US')} rows/s), pause ${purge?.pauseMs} ms`;
     }
     const sorted = Float64Array.from(r.latenciesMs).sort();
     const stored = (stats.stored as number) - storedBefore;

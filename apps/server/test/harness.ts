@@ -3,8 +3,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { solveChallenge } from 'altcha-lib';
-import { deriveKey as pbkdf2 } from 'altcha-lib/algorithms/pbkdf2';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -12,6 +10,7 @@ import { type AppDeps, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Database, fromPglite, fromPostgres } from '../src/db/client.ts';
 import type { Clock } from '../src/lib/context.ts';
+import { solveCaptchaChallenge } from './captcha-solver.ts';
 import { adminUrl } from './postgres-url.ts';
 import { pushServiceCert } from './push-service.ts';
 
@@ -132,9 +131,7 @@ export async function call(
 
 /** Solves the sign-in captcha the way the ALTCHA widget does and returns its base64 payload. */
 export async function solveCaptcha(app: FastifyInstance) {
-  const challenge = (await app.inject({ method: 'GET', url: '/api/captcha' })).json();
-  const solution = await solveChallenge({ challenge, deriveKey: pbkdf2 });
-  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+  return solveCaptchaChallenge((await app.inject({ method: 'GET', url: '/api/captcha' })).json());
 }
 
 export const outbox = async (app: FastifyInstance) =>
