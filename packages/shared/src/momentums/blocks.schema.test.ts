@@ -374,6 +374,35 @@ describe('triggerBlockSchema', () => {
 });
 
 describe('dispatcherBlockSchema', () => {
+  it('keeps up to two push buttons (notification_buttons) and refuses a third, a blank text or a bad link', () => {
+    const buttons = [
+      { title: 'Ver oferta', url: 'https://loja.com.br/oferta' },
+      { title: 'Depois', url: 'https://loja.com.br/' },
+    ];
+    expect(dispatcherBlockSchema.parse(dispatcher({ ...push, notification_buttons: buttons })).values[0]).toMatchObject(
+      {
+        notification_buttons: buttons,
+      },
+    );
+    expect(dispatcherBlockSchema.parse(dispatcher(push)).values[0]).not.toHaveProperty('notification_buttons');
+    const third = [...buttons, { title: 'Mais', url: 'https://loja.com.br/mais' }];
+    expect(refusal(dispatcherBlockSchema, dispatcher({ ...push, notification_buttons: third }))).toContain(
+      'A notificação aceita no máximo 2 botões.',
+    );
+    expect(
+      refusal(
+        dispatcherBlockSchema,
+        dispatcher({ ...push, notification_buttons: [{ title: ' ', url: buttons[0]!.url }] }),
+      ),
+    ).toContain('Informe o texto do botão (até 30 caracteres).');
+    expect(
+      refusal(
+        dispatcherBlockSchema,
+        dispatcher({ ...push, notification_buttons: [{ title: 'Ver', url: 'javascript:x' }] }),
+      ),
+    ).toContain('O link do botão deve ser uma URL válida (http ou https).');
+  });
+
   it("accepts a GCD item: numbers as text or number, empty counts left out, other kinds' fields dropped", () => {
     const parsed = dispatcherBlockSchema.parse(
       dispatcher({

@@ -60,6 +60,9 @@ export const filterMessages = {
   messageTooLong: 'A mensagem da notificação pode ter no máximo 126 caracteres.',
   iconRequired: 'Informe a URL do ícone.',
   iconInvalid: 'O ícone deve ser uma URL válida (http ou https).',
+  buttonTitleRequired: 'Informe o texto do botão (até 30 caracteres).',
+  buttonUrlInvalid: 'O link do botão deve ser uma URL válida (http ou https).',
+  buttonsTooMany: 'A notificação aceita no máximo 2 botões.',
   redirectInvalid: 'Informe uma URL de redirecionamento válida (http ou https).',
   imageInvalid: 'A imagem deve ser uma URL válida (http ou https).',
   smsBodyRequired: 'Informe o texto do SMS.',
@@ -1005,6 +1008,20 @@ const dispatcherValues = z.discriminatedUnion(
         .trim()
         .optional()
         .pipe(z.union([z.literal(''), httpUrl(m.imageInvalid)]).optional()),
+      /** Action buttons (doc 2 §3 `notification_buttons`): the service worker shows them and opens each one's URL. */
+      notification_buttons: z
+        .array(
+          z.object({
+            title: z
+              .string({ error: m.buttonTitleRequired })
+              .trim()
+              .min(1, m.buttonTitleRequired)
+              .max(30, m.buttonTitleRequired),
+            url: httpUrl(m.buttonUrlInvalid),
+          }),
+        )
+        .max(2, m.buttonsTooMany)
+        .optional(),
     }),
     dispatcherVariant('ZENVIA', { body: text(m.smsBodyRequired, 1600) }),
     dispatcherVariant('AWS_SES', {

@@ -213,6 +213,8 @@ export interface ChannelState {
   icon_uri: string;
   image: string;
   redirect_uri: string;
+  /** Up to two action buttons (`notification_buttons`). */
+  buttons: { title: string; url: string }[];
   repeat: boolean;
   intervalRecurrency: number[];
 }
@@ -224,6 +226,7 @@ export const emptyChannel = (): ChannelState => ({
   icon_uri: '',
   image: '',
   redirect_uri: '',
+  buttons: [],
   repeat: false,
   intervalRecurrency: [],
 });
@@ -240,10 +243,18 @@ export function dispatcherBlockInput(c: ChannelState) {
         icon_uri: c.icon_uri,
         image: c.image,
         redirect_uri: c.redirect_uri,
+        ...(c.buttons.length ? { notification_buttons: c.buttons } : {}),
         intervalRecurrency: c.repeat ? c.intervalRecurrency : [],
       },
     ],
   };
+}
+
+/** The stored `notification_buttons` as the forms edit them (at most two, text fields). */
+export function notificationButtonsOf(value: unknown): { title: string; url: string }[] {
+  if (!Array.isArray(value)) return [];
+  const text = (x: unknown) => (typeof x === 'string' ? x : '');
+  return (value as Record<string, unknown>[]).slice(0, 2).map((b) => ({ title: text(b?.title), url: text(b?.url) }));
 }
 
 export function channelFromBlock(block: unknown, channelUuid: string | null | undefined): ChannelState {
@@ -258,6 +269,7 @@ export function channelFromBlock(block: unknown, channelUuid: string | null | un
     icon_uri: text(v.icon_uri ?? v.icon),
     image: text(v.image),
     redirect_uri: text(v.redirect_uri),
+    buttons: notificationButtonsOf(v.notification_buttons),
     repeat: intervals.length > 0,
     intervalRecurrency: intervals,
   };

@@ -7,6 +7,7 @@ import {
   WEEKDAYS,
   type Worktime,
 } from '@impeto/shared';
+import { notificationButtonsOf } from './block-state.ts';
 import { MONTH_LABELS, RECURRENCE_LABELS, TRIGGER_LABELS, WEEKDAY_LABELS } from './trigger-editor.tsx';
 import { WEEKDAY_SHORT } from './worktime-editor.tsx';
 import { formatZoned } from './zoned-time.ts';
@@ -114,6 +115,7 @@ export interface PushContent {
   icon_uri: string;
   image: string;
   redirect_uri: string;
+  buttons: { title: string; url: string }[];
 }
 
 export function pushContentOf(block: unknown): PushContent {
@@ -126,5 +128,6 @@ export function pushContentOf(block: unknown): PushContent {
     icon_uri: text(v.icon_uri ?? v.icon),
     image: text(v.image),
     redirect_uri: text(v.redirect_uri),
+    buttons: notificationButtonsOf(v.notification_buttons),
   };
 }

@@ -7,15 +7,18 @@ import { describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/providers.tsx';
 import { mockFetch } from '../../test/render.tsx';
 import {
+  channelFromBlock,
   checkDispatcher,
   checkFilter,
   checkTrigger,
+  dispatcherBlockInput,
   emptyChannel,
   emptyFilter,
   emptyTrigger,
   type FilterState,
   filterFromBlock,
 } from './block-state.ts';
+import { pushContentOf } from './block-summary.ts';
 import { FilterEditor } from './filter-editor.tsx';
 import { IntervalInput } from './interval-input.tsx';
 import { cutMessage, NO_MESSAGE, NotificationPreview, TITLE_PROMPT } from './notification-preview.tsx';
@@ -106,6 +109,42 @@ describe('notification preview', () => {
       expect(stage().textContent, `${os} opened shows the whole message`).toContain(long);
       expect(images(), `${os} opened shows the image`).toContain('https://loja.example.com/banner.png');
     }
+  });
+
+  it('shows the buttons under the opened notification, and always on Windows as its toasts do', async () => {
+    const buttons = [
+      { title: 'Ver oferta', url: 'https://loja.example.com/oferta' },
+      { title: 'Depois', url: 'https://loja.example.com/' },
+    ];
+    render(
+      <AppProviders>
+        <NotificationPreview title="Oferta" message="Só hoje" buttons={buttons} siteRoot="https://loja.example.com" />
+      </AppProviders>,
+    );
+    const shown = () => screen.queryByTestId('notification-buttons')?.textContent ?? '';
+    expect(shown()).toBe('');
+    await userEvent.click(screen.getByText('Windows'));
+    expect(shown()).toBe('Ver ofertaDepois');
+    await userEvent.click(screen.getByText('Android'));
+    expect(shown()).toBe('');
+    await userEvent.click(screen.getByRole('button', { name: 'Ver aberta' }));
+    for (const os of ['Android', 'iOS', 'macOS', 'Windows', 'Linux']) {
+      await userEvent.click(screen.getByText(os));
+      expect(shown(), os).toBe('Ver ofertaDepois');
+    }
+  });
+
+  it('keeps the push buttons from the stored block to the saved one, in the form and in the diagram', () => {
+    const buttons = [{ title: 'Ver oferta', url: 'https://loja.example.com/oferta' }];
+    const block = {
+      type: 'dispatcher',
+      values: [{ ...dispatcherBlockInput(emptyChannel()).values[0], notification_buttons: buttons }],
+    };
+    const state = channelFromBlock(block, 'c-1');
+    expect(state.buttons).toEqual(buttons);
+    expect(dispatcherBlockInput(state).values[0]).toMatchObject({ notification_buttons: buttons });
+    expect(dispatcherBlockInput({ ...state, buttons: [] }).values[0]).not.toHaveProperty('notification_buttons');
+    expect(pushContentOf(block).buttons).toEqual(buttons);
   });
 
   it('asks for the title without one, and says Sem mensagem without a message', async () => {

@@ -16,7 +16,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconBellRinging, IconLink, IconPhoto, IconPlugConnected } from '@tabler/icons-react';
+import { IconBellRinging, IconLink, IconPhoto, IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { withDomain } from '../../lib/navigation.ts';
@@ -28,6 +28,80 @@ import { NotificationPreview } from './notification-preview.tsx';
 import { showTestNotification } from './test-notification.ts';
 
 export const TITLE_MAX = 49;
+
+/** Up to two action buttons under the notification, each with its own link (`notification_buttons`). */
+export function ButtonsEditor({
+  buttons,
+  onChange,
+  errors,
+  disabled,
+}: {
+  buttons: ChannelState['buttons'];
+  onChange: (buttons: ChannelState['buttons']) => void;
+  errors: FieldErrors;
+  disabled?: boolean;
+}) {
+  const edit = (i: number, patch: Partial<ChannelState['buttons'][number]>) =>
+    onChange(buttons.map((b, j) => (j === i ? { ...b, ...patch } : b)));
+  return (
+    <Paper withBorder p="sm" radius="md" component="fieldset" aria-label="Botões da notificação" style={{ margin: 0 }}>
+      <Group justify="space-between" mb={buttons.length ? 'xs' : 0}>
+        <div>
+          <Text size="sm" fw={500}>
+            Botões (opcional)
+          </Text>
+          <Text size="xs" c="dimmed">
+            Até 2 botões sob a notificação, cada um com seu link.
+          </Text>
+        </div>
+        <Button
+          size="xs"
+          variant="light"
+          leftSection={<IconPlus size={14} />}
+          disabled={disabled || buttons.length >= 2}
+          onClick={() => onChange([...buttons, { title: '', url: '' }])}
+        >
+          Adicionar botão
+        </Button>
+      </Group>
+      <Stack gap="xs">
+        {buttons.map((b, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the two slots are positional (first and second button).
+          <Group key={i} align="flex-start" gap="xs" wrap="nowrap">
+            <TextInput
+              label={`Texto do botão ${i + 1}`}
+              maxLength={30}
+              value={b.title}
+              onChange={(e) => edit(i, { title: e.currentTarget.value })}
+              error={errors[`notification_buttons.${i}.title`]}
+              disabled={disabled}
+              style={{ flex: 1 }}
+            />
+            <TextInput
+              label={`Link do botão ${i + 1}`}
+              placeholder="https://"
+              value={b.url}
+              onChange={(e) => edit(i, { url: e.currentTarget.value })}
+              error={errors[`notification_buttons.${i}.url`]}
+              disabled={disabled}
+              style={{ flex: 2 }}
+            />
+            <ActionIcon
+              mt={26}
+              variant="subtle"
+              color="red"
+              aria-label={`Remover botão ${i + 1}`}
+              disabled={disabled}
+              onClick={() => onChange(buttons.filter((_, j) => j !== i))}
+            >
+              <IconTrash size={16} />
+            </ActionIcon>
+          </Group>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
 export const MESSAGE_MAX = 126;
 export const NO_CHANNELS =
   'Seu domínio não possui canais integrados. Integre um canal antes de concluir a criação do seu momentum.';
@@ -175,6 +249,12 @@ export function ChannelEditor({ domainUuid, siteRoot, value, onChange, errors = 
               disabled={disabled}
               withAsterisk
             />
+            <ButtonsEditor
+              buttons={value.buttons}
+              onChange={(buttons) => set({ buttons })}
+              errors={errors}
+              disabled={disabled}
+            />
             <Paper withBorder p="sm" radius="md">
               <Switch
                 label="Permitir mais de um envio"
@@ -218,6 +298,7 @@ export function ChannelEditor({ domainUuid, siteRoot, value, onChange, errors = 
               message={value.message}
               icon={value.icon_uri}
               image={value.image}
+              buttons={value.buttons}
               siteRoot={siteRoot}
             />
           </Stack>

@@ -1,6 +1,6 @@
 export * from './block-state.ts';
 export * from './block-summary.ts';
-export { ChannelEditor, MESSAGE_MAX, NO_CHANNELS, TITLE_MAX } from './channel-editor.tsx';
+export { ButtonsEditor, ChannelEditor, MESSAGE_MAX, NO_CHANNELS, TITLE_MAX } from './channel-editor.tsx';
 export { FILTERS_FAILED, FilterEditor } from './filter-editor.tsx';
 export { FinishEditor } from './finish-editor.tsx';
 export { ImagePickerModal } from './image-picker-modal.tsx';

@@ -23,6 +23,8 @@ export interface NotificationPreviewProps {
   message: string;
   icon?: string;
   image?: string;
+  /** `notification_buttons`: shown under the opened notification (and always on Windows, as its toasts do). */
+  buttons?: { title: string }[];
   /** The selected domain's root, shown as the sender. */
   siteRoot: string;
 }
@@ -93,6 +95,7 @@ function PreviewFor({
   image,
   host,
   expanded,
+  buttons,
 }: {
   os: Os;
   title: string;
@@ -102,9 +105,29 @@ function PreviewFor({
   host: string;
   /** Opened as the system shows it when the user expands it: the whole message and the large image. */
   expanded: boolean;
+  buttons: string[];
 }) {
   const muted = body === NO_MESSAGE;
   const clamp = (lines: number) => (expanded ? whole : clampTo(lines));
+  const actions = (color: string, background: string, always = false) =>
+    buttons.length && (expanded || always) ? (
+      <Group gap={6} mt={10} grow wrap="nowrap" data-testid="notification-buttons">
+        {buttons.map((title, i) => (
+          <Box
+            // biome-ignore lint/suspicious/noArrayIndexKey: positional slots (first and second button).
+            key={i}
+            py={6}
+            px={8}
+            ta="center"
+            style={{ borderRadius: 8, background, color, fontSize: 12, fontWeight: 600, minWidth: 0 }}
+          >
+            <Text inherit truncate>
+              {title}
+            </Text>
+          </Box>
+        ))}
+      </Group>
+    ) : null;
   const large = (height: number, radius = 0) =>
     expanded && image ? <Image src={image} h={height} radius={radius} fit="cover" alt="" mt={10} /> : null;
   switch (os) {
@@ -145,6 +168,7 @@ function PreviewFor({
               {image && !expanded ? <Image src={image} w={38} h={38} radius={6} fit="cover" alt="" /> : null}
             </Box>
             {large(150, 12)}
+            {actions('#1c1c1e', 'rgba(255,255,255,.7)')}
           </Box>
         </Stage>
       );
@@ -180,6 +204,7 @@ function PreviewFor({
             {image && !expanded ? <Image src={image} w={44} h={44} radius={6} fit="cover" alt="" /> : null}
           </Box>
           {large(150, 10)}
+          {actions('#1d1d1f', 'rgba(236,236,236,.9)')}
         </Stage>
       );
     case 'windows':
@@ -221,6 +246,9 @@ function PreviewFor({
                 </Text>
               </Box>
             </Box>
+            <Box px={12} pb={buttons.length ? 12 : 0}>
+              {actions('#ffffff', '#3c3c3c', true)}
+            </Box>
           </Box>
         </Stage>
       );
@@ -256,6 +284,7 @@ function PreviewFor({
                 {host}
               </Text>
               {large(140, 8)}
+              {actions('#f2f2f2', '#4a4a4a')}
             </Box>
             {image && !expanded ? (
               <Image src={image} w={48} h={48} radius={6} fit="cover" alt="" style={{ flex: 'none' }} />
@@ -298,6 +327,7 @@ function PreviewFor({
             </Box>
             {image && !expanded ? <Image src={image} h={64} radius={10} fit="cover" alt="" mt={10} /> : null}
             {large(160, 14)}
+            {actions('#1a73e8', '#e8f0fe')}
           </Box>
         </Stage>
       );
@@ -308,7 +338,7 @@ function PreviewFor({
  * How the push notification looks on each system: closed (message cut at 50 characters, spec doc 2 §2.7) or
  * opened as the user expands it (the whole message and the large image).
  */
-export function NotificationPreview({ title, message, icon, image, siteRoot }: NotificationPreviewProps) {
+export function NotificationPreview({ title, message, icon, image, buttons, siteRoot }: NotificationPreviewProps) {
   const [os, setOs] = useState<Os>('android');
   const [expanded, setExpanded] = useState(false);
   const trimmedTitle = title.trim();
@@ -344,6 +374,7 @@ export function NotificationPreview({ title, message, icon, image, siteRoot }: N
           image={image?.trim() || undefined}
           host={hostOf(siteRoot)}
           expanded={expanded}
+          buttons={(buttons ?? []).map((b) => b.title.trim()).filter(Boolean)}
         />
       ) : (
         <Center

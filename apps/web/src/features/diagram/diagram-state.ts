@@ -14,6 +14,7 @@ import {
   filterBlockInput,
   filterFromBlock,
   fromZonedInput,
+  notificationButtonsOf,
   type TriggerState,
   toZonedInput,
   triggerBlockInput,
@@ -104,6 +105,8 @@ export interface ChannelFormState {
   channel_type: string;
   /** Push and text-channel fields by their wire names. */
   fields: Record<string, string>;
+  /** Push only: the action buttons (`notification_buttons`). */
+  buttons: { title: string; url: string }[];
   repeat: boolean;
   intervalRecurrency: number[];
   webview: WebviewState;
@@ -113,6 +116,7 @@ export const emptyChannelForm = (): ChannelFormState => ({
   channel_uuid: '',
   channel_type: '',
   fields: {},
+  buttons: [],
   repeat: false,
   intervalRecurrency: [],
   webview: emptyWebview(),
@@ -127,7 +131,9 @@ export function channelInput(state: ChannelFormState): DraftBlock {
   const keys =
     type === 'CELL_NOTIFICATION' ? [...PUSH_FIELDS] : (TEXT_CHANNEL_FIELDS[type] ?? []).map((field) => field.key);
   const fields = Object.fromEntries(keys.map((key) => [key, state.fields[key] ?? '']));
-  return { type: 'dispatcher', values: [{ filter: type, ...fields, intervalRecurrency }] };
+  const buttons =
+    type === 'CELL_NOTIFICATION' && state.buttons.length > 0 ? { notification_buttons: state.buttons } : {};
+  return { type: 'dispatcher', values: [{ filter: type, ...fields, ...buttons, intervalRecurrency }] };
 }
 
 export function channelFromBlock(block: DraftBlock | undefined, channelUuid: string | null | undefined) {
@@ -141,6 +147,7 @@ export function channelFromBlock(block: DraftBlock | undefined, channelUuid: str
     channel_uuid: channelUuid ?? '',
     channel_type: type,
     fields,
+    buttons: notificationButtonsOf(v.notification_buttons),
     repeat: intervals.length > 0,
     intervalRecurrency: intervals,
     webview: type === 'SUPERARE_WEBVIEW' ? webviewFromValues(v) : emptyWebview(),

@@ -119,3 +119,17 @@ describe('nextBlockType', () => {
     expect(nextBlockType('campaign', ['filter', 'dispatcher'])).toBeNull();
   });
 });
+
+describe('the diagram keeps push buttons', () => {
+  it('from the stored dispatcher to the saved one', async () => {
+    const { channelFromBlock, channelInput } = await import('./diagram-state.ts');
+    const buttons = [{ title: 'Ver oferta', url: 'https://loja.example.com/oferta' }];
+    const stored = {
+      type: 'dispatcher',
+      values: [{ filter: 'CELL_NOTIFICATION', title: 'Oi', notification_buttons: buttons, intervalRecurrency: [] }],
+    };
+    const state = channelFromBlock(stored as never, 'c-1');
+    expect(state.buttons).toEqual(buttons);
+    expect(channelInput(state).values?.[0]).toMatchObject({ notification_buttons: buttons });
+  });
+});

@@ -27,6 +27,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { withDomain } from '../../../lib/navigation.ts';
 import {
+  ButtonsEditor,
   type FieldErrors,
   ImagePickerModal,
   IntervalInput,
@@ -220,6 +221,12 @@ export function ChannelForm({ domainUuid, siteRoot, value, onChange, errors = {}
             readOnly={readOnly}
             withAsterisk
           />
+          <ButtonsEditor
+            buttons={value.buttons}
+            onChange={(buttons) => set({ buttons })}
+            errors={errors}
+            disabled={readOnly}
+          />
           <Accordion variant="contained" radius="md">
             <Accordion.Item value="preview">
               <Accordion.Control icon={<IconBellRinging size={16} />}>Pré-visualização</Accordion.Control>
@@ -230,6 +237,7 @@ export function ChannelForm({ domainUuid, siteRoot, value, onChange, errors = {}
                     message={field('message')}
                     icon={field('icon_uri')}
                     image={field('image')}
+                    buttons={value.buttons}
                     siteRoot={siteRoot}
                   />
                   <Button size="xs" variant="light" onClick={runTest} leftSection={<IconBellRinging size={14} />}>

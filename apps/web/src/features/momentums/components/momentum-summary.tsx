@@ -160,6 +160,7 @@ export function MomentumSummary({
             message={push.message}
             icon={push.icon_uri}
             image={push.image}
+            buttons={push.buttons}
             siteRoot={siteRoot}
           />
         </Paper>
