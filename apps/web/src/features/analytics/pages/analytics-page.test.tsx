@@ -358,7 +358,8 @@ describe('analytics dashboard', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Extrair para:' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'CSV (.csv)' }));
 
-    expect(fileName).toBe(`cell_dashboard_export_${today}.csv`);
+    // The CSV writer is fetched on the first export: the download follows a moment later.
+    await waitFor(() => expect(fileName).toBe(`cell_dashboard_export_${today}.csv`));
     expect(calls.length).toBe(before);
     expect(blob?.type).toBe('text/csv;charset=utf-8');
     const bytes = new Uint8Array(await (blob as Blob).arrayBuffer());
