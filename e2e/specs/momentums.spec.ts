@@ -230,7 +230,8 @@ test('a scheduled momentum shows as Agendado with its marker, opens read-only, i
   await expect(listTab(page, 'Agendados')).toContainText('1');
   const row = listRow(page, title);
   await expect(row.getByText('Agendado', { exact: true })).toBeVisible();
-  await expect(row.getByText(new RegExp(`^${ddmmyyyy(day)} \\d{2}:\\d{2}$`))).toBeVisible();
+  // Date over time in the list (so the columns fit 1440 px).
+  await expect(row.getByText(ddmmyyyy(day), { exact: true })).toBeVisible();
   // The badge must not upper-case it ('3D').
   await expect(row.getByLabel('Marcador 3d')).toHaveText('3d', { useInnerText: true });
   await expect(row.getByRole('button', { name: `Pausar ${title}` })).toHaveCount(0);

@@ -245,8 +245,12 @@ async function screenshotsOf(page: Page, card: Locator) {
   ] as const) {
     await page.setViewportSize({ width, height });
     await expect(card).toBeVisible();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `the page overflows at ${width} px`).toBeLessThanOrEqual(0);
+    // Polled: after a resize the shell's navbar slides out with a transition before the layout settles.
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), {
+        message: `the page overflows at ${width} px`,
+      })
+      .toBeLessThanOrEqual(0);
     const box = await card.boundingBox();
     expect(box!.x + box!.width, `the card overflows at ${width} px`).toBeLessThanOrEqual(width);
     await card.scrollIntoViewIfNeeded();

@@ -17,11 +17,12 @@ async function shoot(page: Page, name: string) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(300);
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
-    const overflow = await page.evaluate(() => {
-      const root = document.scrollingElement as HTMLElement;
-      return root.scrollWidth - window.innerWidth;
-    });
-    expect(overflow, `${name} at ${width} px scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+    // Polled: after a resize the shell's navbar slides out with a transition before the layout settles.
+    await expect
+      .poll(() => page.evaluate(() => (document.scrollingElement as HTMLElement).scrollWidth - window.innerWidth), {
+        message: `${name} at ${width} px scrolls sideways`,
+      })
+      .toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
   }
 }
