@@ -1,6 +1,7 @@
 import { createECDH, createPublicKey, type ECDH, type KeyObject, randomBytes, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +35,8 @@ export interface Received {
   urgency: string | null;
   topic: string | null;
   vapidPublicKey: string;
+  /** '2.0' or '1.1': what the sender spoke. */
+  httpVersion: string;
   /** The VAPID JWT as sent: tests compare these to see how often the sender signed. */
   jwt: string;
   at: Date;
@@ -61,6 +64,8 @@ export interface PushServiceOptions {
   decrypt?: 'all' | 'count-only';
   /** Plain http instead of https (the engine refuses http endpoints in production; only for local measurements). */
   insecure?: boolean;
+  /** Offer HTTP/2 by ALPN next to HTTP/1.1, as FCM, Mozilla and Apple do (default true); false: HTTP/1.1 only. */
+  http2?: boolean;
 }
 
 interface Subscription {
@@ -84,6 +89,11 @@ interface VerifiedJwt {
 
 const ALL = '*';
 
+type Req = http.IncomingMessage | http2.Http2ServerRequest;
+type Res = http.ServerResponse | http2.Http2ServerResponse;
+const reply = (res: Res, status: number, headers: Record<string, string>, body?: string) =>
+  (res as http.ServerResponse).writeHead(status, headers).end(body);
+
 export async function startPushService(options: PushServiceOptions = {}) {
   const shouldDecrypt = (options.decrypt ?? 'all') === 'all';
   const subscriptions = new Map<string, Subscription>();
@@ -105,9 +115,9 @@ export async function startPushService(options: PushServiceOptions = {}) {
       }
   };
 
-  const refuse = (res: http.ServerResponse, endpoint: string, status: number, reason: string) => {
+  const refuse = (res: Res, endpoint: string, status: number, reason: string) => {
     refused.push({ endpoint, status, reason, at: new Date() });
-    res.writeHead(status, { 'content-type': 'text/plain' }).end(reason);
+    reply(res, status, { 'content-type': 'text/plain' }, reason);
   };
 
   const takeOverride = (sub: Subscription) => {
@@ -196,7 +206,7 @@ export async function startPushService(options: PushServiceOptions = {}) {
     return { jwt, publicKey };
   };
 
-  const handle = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => {
+  const handle = (req: Req, res: Res, body: Buffer) => {
     const url = req.url ?? '/';
     const m = /^\/push\/([\w-]+)$/.exec(url);
     const endpoint = origin + url;
@@ -207,7 +217,7 @@ export async function startPushService(options: PushServiceOptions = {}) {
     const override = takeOverride(sub);
     if (override) {
       refused.push({ endpoint, status: override.status, reason: 'respondWith', at: new Date() });
-      res.writeHead(override.status, override.headers).end();
+      reply(res, override.status, override.headers);
       return;
     }
 
@@ -243,16 +253,17 @@ export async function startPushService(options: PushServiceOptions = {}) {
       urgency: (req.headers.urgency as string | undefined) ?? null,
       topic: (req.headers.topic as string | undefined) ?? null,
       vapidPublicKey: vapid.publicKey,
+      httpVersion: req.httpVersion,
       jwt: vapid.jwt,
       at: new Date(),
     });
-    const answer = () => res.writeHead(201, { location: `${origin}/message/${received.length}` }).end();
+    const answer = () => reply(res, 201, { location: `${origin}/message/${received.length}` });
     if (answerDelayMs > 0) setTimeout(answer, answerDelayMs);
     else answer();
     if (waiters.size) notify();
   };
 
-  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  const onRequest = (req: Req, res: Res) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
@@ -262,12 +273,20 @@ export async function startPushService(options: PushServiceOptions = {}) {
     req.on('end', () => handle(req, res, Buffer.concat(chunks)));
   };
 
+  const tlsOptions = { cert: pushServiceCert, key: readFileSync(pushServiceKeyPath, 'utf8') };
   const server = options.insecure
     ? http.createServer({ keepAliveTimeout: 30_000 }, onRequest)
-    : https.createServer(
-        { cert: pushServiceCert, key: readFileSync(pushServiceKeyPath, 'utf8'), keepAliveTimeout: 30_000 },
-        onRequest,
-      );
+    : options.http2 === false
+      ? https.createServer({ ...tlsOptions, keepAliveTimeout: 30_000 }, onRequest)
+      : http2.createSecureServer({ ...tlsOptions, allowHTTP1: true }, onRequest);
+  // Http2SecureServer has no closeAllConnections: every socket is kept to be destroyed at close.
+  const sockets = new Set<import('node:net').Socket>();
+  let connections = 0;
+  server.on(options.insecure ? 'connection' : 'secureConnection', (socket: import('node:net').Socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   const add = (id: string, ecdh: ECDH, auth: string, opts: { applicationServerKey?: string }): TestSubscription => {
     const endpoint = `${origin}/push/${id}`;
     subscriptions.set(id, { id, endpoint, ecdh, auth, applicationServerKey: opts.applicationServerKey });
@@ -284,6 +303,10 @@ export async function startPushService(options: PushServiceOptions = {}) {
   return {
     origin,
     received,
+    /** Connections accepted so far (TLS handshakes done, or TCP connections with `insecure`). */
+    get connections() {
+      return connections;
+    },
     /** Every request answered with something other than 201 (VAPID refusals, respondWith, unknown ids). */
     refused,
     /**
@@ -347,7 +370,7 @@ export async function startPushService(options: PushServiceOptions = {}) {
     },
     close() {
       for (const w of waiters) waiters.delete(w);
-      server.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -1,13 +1,16 @@
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import webpush from 'web-push';
 
 /*
  * aes128gcm encryption (RFC 8291: an ephemeral P-256 key pair and an ECDH per message) is the largest CPU cost of
- * a push, about 40% of it. A campaign's sends are encrypted in worker threads so the event loop keeps posting
- * and recording; jobs travel in batches (one message per tick) to keep the hand-off cheap.
+ * a push, about half of it. A campaign's sends are encrypted in worker threads so the event loop keeps posting
+ * and recording; jobs travel in batches (one message per tick) to keep the hand-off cheap. The encryption itself
+ * is aes128gcm.cjs, plain JavaScript that both the threads and the event loop load.
  */
+
+const aes128gcmPath = createRequire(import.meta.url).resolve('./aes128gcm.cjs');
+const aes128gcm = createRequire(import.meta.url)(aes128gcmPath) as typeof import('./aes128gcm.cjs');
 
 interface Job {
   p256dh: string;
@@ -15,13 +18,13 @@ interface Job {
   plain: Buffer;
 }
 
-const WORKER_SOURCE = (webPushPath: string) => `
+const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-const webpush = require(${JSON.stringify(webPushPath)});
+const { encrypt } = require(${JSON.stringify(aes128gcmPath)});
 parentPort.on('message', ({ batch, jobs }) => {
   const out = jobs.map((j) => {
     try {
-      return { ok: webpush.encrypt(j.p256dh, j.auth, Buffer.from(j.plain), 'aes128gcm').cipherText };
+      return { ok: encrypt(j.p256dh, j.auth, j.plain) };
     } catch (err) {
       return { error: String(err && err.message) };
     }
@@ -38,14 +41,13 @@ export interface EncryptPool {
 export function createEncryptPool(threads = Math.max(0, Math.min(4, os.availableParallelism() - 1))): EncryptPool {
   if (threads === 0) {
     return {
-      encrypt: async (p256dh, auth, plain) => webpush.encrypt(p256dh, auth, plain, 'aes128gcm').cipherText,
+      encrypt: async (p256dh, auth, plain) => aes128gcm.encrypt(p256dh, auth, plain),
       close: async () => {},
     };
   }
-  const source = WORKER_SOURCE(createRequire(import.meta.url).resolve('web-push'));
   type Waiter = { resolve: (b: Buffer) => void; reject: (e: Error) => void };
   const workers = Array.from({ length: threads }, () => {
-    const worker = new Worker(source, { eval: true });
+    const worker = new Worker(WORKER_SOURCE, { eval: true });
     worker.unref();
     return { worker, inFlight: 0 };
   });

@@ -197,6 +197,57 @@ describe.skipIf(inject('dbKind') === 'postgres')('web push adapter against a loc
     if (!result.ok && status !== 404 && status !== 410) expect(result.gone).toBeUndefined();
   });
 
+  it('speaks HTTP/2 to a push service that offers it: one connection carries a burst of sends', async () => {
+    const own = createWebPushAdapter({ subject: 'mailto:push@impeto.test', allowPrivate: true, ca: pushServiceCert });
+    const before = { received: service.received.length, connections: service.connections };
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () => own.send(delivery(service.newSubscription().subscription))),
+      );
+      expect(results.every((r) => r.ok)).toBe(true);
+      const got = service.received.slice(before.received);
+      expect(got).toHaveLength(40);
+      expect(new Set(got.map((r) => r.httpVersion))).toEqual(new Set(['2.0']));
+      expect(service.connections - before.connections).toBe(1);
+    } finally {
+      await own.close?.();
+    }
+  });
+
+  it('falls back to HTTP/1.1 when the push service does not offer HTTP/2, with the same answers', async () => {
+    const h1 = await startPushService({ http2: false });
+    const own = createWebPushAdapter({ subject: 'mailto:push@impeto.test', allowPrivate: true, ca: pushServiceCert });
+    try {
+      const { subscription } = h1.newSubscription();
+      expect(await own.send(delivery(subscription))).toEqual({ ok: true });
+      expect(await own.send(delivery(subscription))).toEqual({ ok: true });
+      expect(h1.received.map((r) => [r.httpVersion, (r.payload as { title?: string }).title])).toEqual([
+        ['1.1', content.title],
+        ['1.1', content.title],
+      ]);
+      h1.unsubscribe(subscription.endpoint);
+      expect(await own.send(delivery(subscription))).toMatchObject({ ok: false, gone: true });
+      h1.respondWith('*', 429, { 'retry-after': '30' }, 1);
+      expect(await own.send(delivery(h1.newSubscription().subscription))).toMatchObject({
+        ok: false,
+        transient: true,
+        retryAfterSeconds: 30,
+      });
+    } finally {
+      await own.close?.();
+      await h1.close();
+    }
+  });
+
+  it('a 429 over HTTP/2 is transient and keeps its Retry-After', async () => {
+    service.respondWith('*', 429, { 'retry-after': '12' }, 1);
+    expect(await adapter.send(delivery(service.newSubscription().subscription))).toMatchObject({
+      ok: false,
+      transient: true,
+      retryAfterSeconds: 12,
+    });
+  });
+
   it('an endpoint the service does not know is gone', async () => {
     const { subscription } = service.newSubscription();
     service.unsubscribe(subscription.endpoint);

@@ -7,11 +7,12 @@ import webpush from 'web-push';
 import { createSafeAgents, isPrivateAddressError } from '../lib/safe-agent.ts';
 import type { ChannelAdapter, ChannelDelivery, SendResult } from './channel.ts';
 import { createEncryptPool } from './encrypt-pool.ts';
+import { createPushHttp2 } from './push-http2.ts';
 
 /*
- * Web push (RFC 8030) with aes128gcm payloads (RFC 8291) and VAPID (RFC 8292). web-push does the cryptography;
- * the request is ours, so one keep-alive agent serves every send and the VAPID header is signed once per
- * (domain key, push service) instead of once per message.
+ * Web push (RFC 8030) with aes128gcm payloads (RFC 8291, aes128gcm.cjs) and VAPID (RFC 8292, signed by web-push once
+ * per (domain key, push service) instead of once per message). Requests go over one HTTP/2 connection per push
+ * service when it offers h2 (push-http2.ts), else through one keep-alive HTTP/1.1 agent.
  */
 
 /**
@@ -139,6 +140,12 @@ export function createWebPushAdapter(options: WebPushAdapterOptions): ChannelAda
     allowPrivate: options.allowPrivate,
     ...(options.resolve ? { resolve: options.resolve } : {}),
   });
+  const h2 = createPushHttp2({
+    allowPrivate: options.allowPrivate,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+    ...(secureContext ? { secureContext } : {}),
+    connectTimeoutMs: timeoutMs,
+  });
   const vapidHeaders = new Map<string, { authorization: string; expiresAt: number }>();
   const pool = createEncryptPool(options.encryptThreads);
 
@@ -160,7 +167,22 @@ export function createWebPushAdapter(options: WebPushAdapterOptions): ChannelAda
     return Authorization;
   };
 
-  const post = (url: URL, headers: http.OutgoingHttpHeaders, body: Buffer) =>
+  const post = async (url: URL, headers: http.OutgoingHttpHeaders, body: Buffer): Promise<SendResult> => {
+    if (url.protocol === 'https:') {
+      try {
+        const answered = await h2.post(url, headers, body, timeoutMs);
+        if (answered) return answer(answered.status, answered.headers as http.IncomingHttpHeaders);
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        if (e.code === 'ETIMEDOUT' && e.message === 'timeout')
+          return { ok: false, transient: true, reason: `O serviço de push não respondeu em ${timeoutMs / 1000} s.` };
+        return networkFailure(e);
+      }
+    }
+    return postHttp1(url, headers, body);
+  };
+
+  const postHttp1 = (url: URL, headers: http.OutgoingHttpHeaders, body: Buffer) =>
     new Promise<SendResult>((resolve) => {
       const isHttps = url.protocol === 'https:';
       let settled = false;
@@ -265,12 +287,12 @@ export function createWebPushAdapter(options: WebPushAdapterOptions): ChannelAda
       return post(
         url,
         {
-          Authorization: authorization,
-          TTL: String(Number.isFinite(delivery.ttlSeconds) ? Math.max(0, Math.floor(delivery.ttlSeconds)) : 0),
-          Urgency: 'normal',
-          'Content-Encoding': 'aes128gcm',
-          'Content-Type': 'application/octet-stream',
-          'Content-Length': body.length,
+          authorization,
+          ttl: String(Number.isFinite(delivery.ttlSeconds) ? Math.max(0, Math.floor(delivery.ttlSeconds)) : 0),
+          urgency: 'normal',
+          'content-encoding': 'aes128gcm',
+          'content-type': 'application/octet-stream',
+          'content-length': body.length,
         },
         body,
       );
@@ -278,6 +300,7 @@ export function createWebPushAdapter(options: WebPushAdapterOptions): ChannelAda
 
     async close() {
       await pool.close();
+      h2.close();
       vapidHeaders.clear();
       httpsAgent.destroy();
       httpAgent.destroy();
