@@ -62,7 +62,8 @@ export function createEncryptPool(threads = Math.max(0, Math.min(4, os.available
       batches.delete(batch);
       w.inFlight -= waiters.length;
       out.forEach((r, i) => {
-        if (r.ok) waiters[i]?.resolve(Buffer.from(r.ok));
+        // A view of the bytes the thread sent, not a copy.
+        if (r.ok) waiters[i]?.resolve(Buffer.from(r.ok.buffer, r.ok.byteOffset, r.ok.byteLength));
         else waiters[i]?.reject(new Error(r.error ?? 'encrypt'));
       });
     });
