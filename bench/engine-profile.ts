@@ -24,7 +24,10 @@ interface CpuProfile {
 }
 
 const RULES: [string, RegExp][] = [
-  ['web push: encrypt (aes128gcm.cjs: ECDH, HMAC, AES-GCM; its threads)', /apps\/server\/src\/channels\/aes128gcm\.cjs|node_modules\/(web-push|http_ece)\//],
+  [
+    'web push: encrypt (aes128gcm.cjs: ECDH, HMAC, AES-GCM; its threads)',
+    /apps\/server\/src\/channels\/aes128gcm\.cjs|node_modules\/(web-push|http_ece)\//,
+  ],
   ['web push: VAPID header (jws, jwa)', /node_modules\/(jws|jwa|asn1\.js|ecdsa-sig-formatter)\//],
   ['database driver (pg, drizzle)', /node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-[\w-]+|drizzle-orm)\//],
   ['pg-boss', /node_modules\/pg-boss\//],
@@ -33,7 +36,10 @@ const RULES: [string, RegExp][] = [
   ['channels adapter (apps/server/src/channels)', /apps\/server\/src\/channels\//],
   ['collector and app (apps/server/src, other)', /apps\/server\/src\//],
   ['fastify, zod, pino', /node_modules\/(fastify|@fastify|find-my-way|avvio|light-my-request|zod|pino|sonic-boom)[/-]/],
-  ['TLS, HTTP/2 and HTTPS (node:tls, node:http2, node:https, node:http)', /^node:(_tls|tls|https|_http|http|internal\/http2)/],
+  [
+    'TLS, HTTP/2 and HTTPS (node:tls, node:http2, node:https, node:http)',
+    /^node:(_tls|tls|https|_http|http|internal\/http2)/,
+  ],
   ['sockets and streams (node:net, node:stream)', /^node:(net|stream|internal\/stream|internal\/net)/],
 ];
 
