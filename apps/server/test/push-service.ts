@@ -66,6 +66,8 @@ export interface PushServiceOptions {
   insecure?: boolean;
   /** Offer HTTP/2 by ALPN next to HTTP/1.1, as FCM, Mozilla and Apple do (default true); false: HTTP/1.1 only. */
   http2?: boolean;
+  /** SETTINGS_MAX_CONCURRENT_STREAMS of the HTTP/2 side (default: Node's, unlimited). */
+  maxConcurrentStreams?: number;
 }
 
 interface Subscription {
@@ -278,7 +280,16 @@ export async function startPushService(options: PushServiceOptions = {}) {
     ? http.createServer({ keepAliveTimeout: 30_000 }, onRequest)
     : options.http2 === false
       ? https.createServer({ ...tlsOptions, keepAliveTimeout: 30_000 }, onRequest)
-      : http2.createSecureServer({ ...tlsOptions, allowHTTP1: true }, onRequest);
+      : http2.createSecureServer(
+          {
+            ...tlsOptions,
+            allowHTTP1: true,
+            ...(options.maxConcurrentStreams
+              ? { settings: { maxConcurrentStreams: options.maxConcurrentStreams } }
+              : {}),
+          },
+          onRequest,
+        );
   // Http2SecureServer has no closeAllConnections: every socket is kept to be destroyed at close.
   const sockets = new Set<import('node:net').Socket>();
   let connections = 0;

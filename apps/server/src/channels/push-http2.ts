@@ -40,6 +40,9 @@ export interface PushHttp2 {
   close(): void;
 }
 
+/** Streams a service refused (REFUSED_STREAM: not processed, RFC 9113 §8.7) are sent again this many times. */
+const REFUSED_RETRIES = 2;
+
 export function createPushHttp2(options: PushHttp2Options): PushHttp2 {
   const lookup = checkedLookup(options.allowPrivate, options.resolve);
   const sessions = new Map<string, Promise<http2.ClientHttp2Session | null>>();
@@ -57,17 +60,19 @@ export function createPushHttp2(options: PushHttp2Options): PushHttp2 {
         lookup,
         ...(options.secureContext ? { secureContext: options.secureContext } : {}),
       });
+      const fail = (err: Error) => {
+        clearTimeout(timer);
+        socket.destroy();
+        reject(err);
+      };
       const timer = setTimeout(
-        () => socket.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })),
+        () => fail(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })),
         options.connectTimeoutMs,
       );
-      socket.once('error', (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
+      socket.once('error', fail);
       socket.once('secureConnect', () => {
-        clearTimeout(timer);
         if (socket.alpnProtocol !== 'h2') {
+          clearTimeout(timer);
           socket.destroy();
           if (h1Until.size >= MAX_REMEMBERED) h1Until.clear();
           h1Until.set(url.origin, Date.now() + H1_MEMORY_MS);
@@ -78,9 +83,16 @@ export function createPushHttp2(options: PushHttp2Options): PushHttp2 {
         session.on('error', forget);
         session.on('goaway', forget);
         session.on('close', forget);
-        session.setTimeout(IDLE_CLOSE_MS, () => session.close());
-        session.unref();
-        resolve(session);
+        session.once('error', fail);
+        // The service's first SETTINGS say how many streams it takes at once: wait for them before the first one.
+        // From then on nghttp2 holds back streams over that limit until one closes; sent before, they are refused.
+        session.once('remoteSettings', () => {
+          clearTimeout(timer);
+          session.off('error', fail);
+          session.setTimeout(IDLE_CLOSE_MS, () => session.close());
+          session.unref();
+          resolve(session);
+        });
       });
     });
 
@@ -102,40 +114,59 @@ export function createPushHttp2(options: PushHttp2Options): PushHttp2 {
     return mine;
   };
 
-  return {
-    async post(url, headers, body, timeoutMs) {
-      const session = await sessionFor(url);
-      if (!session) return null;
-      return new Promise<H2Answer>((resolve, reject) => {
-        let answer: H2Answer | undefined;
-        let settled = false;
-        const settle = (err: Error | null) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          if (answer) resolve(answer);
-          else reject(err ?? Object.assign(new Error('stream closed'), { code: 'ERR_HTTP2_STREAM_CANCEL' }));
-        };
-        const stream = session.request({ ':method': 'POST', ':path': url.pathname + url.search, ...headers });
-        const timer = setTimeout(() => {
+  const request = (
+    session: http2.ClientHttp2Session,
+    url: URL,
+    headers: http2.OutgoingHttpHeaders,
+    body: Buffer,
+    deadline: number,
+  ): Promise<H2Answer | 'refused'> =>
+    new Promise((resolve, reject) => {
+      let answer: H2Answer | undefined;
+      let settled = false;
+      const settle = (err: Error | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (answer) resolve(answer);
+        else if (stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM) resolve('refused');
+        else reject(err ?? Object.assign(new Error('stream closed'), { code: 'ERR_HTTP2_STREAM_CANCEL' }));
+      };
+      const stream = session.request({ ':method': 'POST', ':path': url.pathname + url.search, ...headers });
+      const timer = setTimeout(
+        () => {
           settle(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }));
           stream.close(http2.constants.NGHTTP2_CANCEL);
-        }, timeoutMs);
-        stream.on('response', (h) => {
-          answer = { status: Number(h[':status'] ?? 0), headers: h };
-          // The body (vendor text) is not kept; reading it lets the stream end.
-          stream.resume();
-        });
-        stream.on('end', () => settle(null));
-        stream.on('close', () => settle(null));
-        stream.on('error', (err) => settle(err));
-        stream.end(body);
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      stream.on('response', (h) => {
+        answer = { status: Number(h[':status'] ?? 0), headers: h };
+        // The body (vendor text) is not kept; reading it lets the stream end.
+        stream.resume();
       });
+      stream.on('end', () => settle(null));
+      stream.on('close', () => settle(null));
+      stream.on('error', (err) => settle(err));
+      stream.end(body);
+    });
+
+  return {
+    async post(url, headers, body, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (let attempt = 0; ; attempt++) {
+        const session = await sessionFor(url);
+        if (!session) return null;
+        const answer = await request(session, url, headers, body, deadline);
+        if (answer !== 'refused') return answer;
+        if (attempt >= REFUSED_RETRIES)
+          throw Object.assign(new Error('stream refused'), { code: 'ERR_HTTP2_REFUSED_STREAM' });
+      }
     },
     close() {
-      for (const pendingSession of sessions.values())
-        void pendingSession.then(
-          (s) => s?.destroy(),
+      for (const pending of sessions.values())
+        void pending.then(
+          (session) => session?.destroy(),
           () => {},
         );
       sessions.clear();

@@ -214,6 +214,23 @@ describe.skipIf(inject('dbKind') === 'postgres')('web push adapter against a loc
     }
   });
 
+  it('keeps to the streams a push service takes at once, queueing the rest instead of failing them', async () => {
+    const narrow = await startPushService({ maxConcurrentStreams: 4 });
+    narrow.delayAnswers(30);
+    const own = createWebPushAdapter({ subject: 'mailto:push@impeto.test', allowPrivate: true, ca: pushServiceCert });
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 30 }, () => own.send(delivery(narrow.newSubscription().subscription))),
+      );
+      expect(results.filter((r) => !r.ok)).toEqual([]);
+      expect(narrow.received).toHaveLength(30);
+      expect(narrow.connections).toBe(1);
+    } finally {
+      await own.close?.();
+      await narrow.close();
+    }
+  });
+
   it('falls back to HTTP/1.1 when the push service does not offer HTTP/2, with the same answers', async () => {
     const h1 = await startPushService({ http2: false });
     const own = createWebPushAdapter({ subject: 'mailto:push@impeto.test', allowPrivate: true, ca: pushServiceCert });
