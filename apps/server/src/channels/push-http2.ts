@@ -114,6 +114,18 @@ export function createPushHttp2(options: PushHttp2Options): PushHttp2 {
     return mine;
   };
 
+  const retire = (origin: string, session: http2.ClientHttp2Session) => {
+    const current = sessions.get(origin);
+    if (current)
+      void current.then(
+        (s) => {
+          if (s === session && sessions.get(origin) === current) sessions.delete(origin);
+        },
+        () => {},
+      );
+    if (!session.closed) session.close();
+  };
+
   const request = (
     session: http2.ClientHttp2Session,
     url: URL,
@@ -137,6 +149,9 @@ export function createPushHttp2(options: PushHttp2Options): PushHttp2 {
         () => {
           settle(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }));
           stream.close(http2.constants.NGHTTP2_CANCEL);
+          // A connection gone quiet (a half-open TCP path, a stalled service) would hold every later send: new
+          // sends open a fresh one, and this one closes once its other streams end.
+          retire(url.origin, session);
         },
         Math.max(0, deadline - Date.now()),
       );

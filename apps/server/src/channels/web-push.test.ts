@@ -231,6 +231,30 @@ describe.skipIf(inject('dbKind') === 'postgres')('web push adapter against a loc
     }
   });
 
+  it('leaves a connection whose stream timed out: the next send opens a new one', async () => {
+    const slow = await startPushService();
+    const own = createWebPushAdapter({
+      subject: 'mailto:push@impeto.test',
+      allowPrivate: true,
+      ca: pushServiceCert,
+      timeoutMs: 300,
+    });
+    try {
+      slow.delayAnswers(2000);
+      expect(await own.send(delivery(slow.newSubscription().subscription))).toMatchObject({
+        ok: false,
+        transient: true,
+        reason: expect.stringMatching(/não respondeu/),
+      });
+      slow.delayAnswers(0);
+      expect(await own.send(delivery(slow.newSubscription().subscription))).toEqual({ ok: true });
+      expect(slow.connections).toBe(2);
+    } finally {
+      await own.close?.();
+      await slow.close();
+    }
+  });
+
   it('falls back to HTTP/1.1 when the push service does not offer HTTP/2, with the same answers', async () => {
     const h1 = await startPushService({ http2: false });
     const own = createWebPushAdapter({ subject: 'mailto:push@impeto.test', allowPrivate: true, ca: pushServiceCert });
