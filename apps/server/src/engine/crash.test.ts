@@ -138,7 +138,14 @@ describe.skipIf(inject('dbKind') !== 'postgres')('a worker killed in the middle 
     expect(res.status, JSON.stringify(res.body)).toBe(200);
 
     mark('campaign active');
-    await push.waitFor(1, 30_000);
+    await push.waitFor(1, 30_000).catch(async (err: Error) => {
+      // What the worker did meanwhile: the deliveries by status and their errors.
+      const state = await queryRows(
+        t.app.ctx.db,
+        sql`SELECT status, error, attempts, count(*)::int AS n FROM deliveries GROUP BY 1, 2, 3 LIMIT 10`,
+      );
+      throw new Error(`${err.message}; ${phases.join(', ')}; deliveries ${JSON.stringify(state)}`);
+    });
     mark('first push');
     await push.waitFor(Math.ceil(SUBSCRIBERS * KILL_AT), 30_000);
     mark('kill');
