@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const server = (db: 'pglite' | 'postgres') => ({
@@ -15,6 +16,9 @@ const server = (db: 'pglite' | 'postgres') => ({
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on a 2-core box. The files spend much of their time
+    // waiting on databases, peers and timers, so two run side by side at least (12.6 → 8.8 min on 2 cores).
+    maxWorkers: Math.max(2, os.availableParallelism()),
     projects: [
       { test: { name: 'shared', root: './packages/shared', include: ['src/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'scripts', root: './scripts', include: ['*.test.ts'], environment: 'node' } },
