@@ -18,7 +18,7 @@ export default defineConfig({
   test: {
     // Vitest's default is one worker fewer than the cores: one on a 2-core box. The files spend much of their time
     // waiting on databases, peers and timers, so two run side by side at least (12.6 → 8.8 min on 2 cores).
-    maxWorkers: Math.max(2, os.availableParallelism()),
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       { test: { name: 'shared', root: './packages/shared', include: ['src/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'scripts', root: './scripts', include: ['*.test.ts'], environment: 'node' } },
