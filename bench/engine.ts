@@ -19,12 +19,14 @@
  * campaign and the report says where its time went).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createECDH, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import aes128gcm from '../apps/server/src/channels/aes128gcm.cjs';
 import { solveCaptchaChallenge } from '../apps/server/test/captcha-solver.ts';
 import { type SesPeer, startSesPeer } from '../apps/server/test/peers/ses-peer.ts';
 import { startZenviaPeer, type ZenviaPeer } from '../apps/server/test/peers/zenvia-peer.ts';
@@ -743,13 +745,46 @@ async function messageCampaign(
 
 // ------------------------------------------------------------------ report
 
+/**
+ * How fast this box is at what a push costs most: Node's P-256 ECDH (one per push, RFC 8291) and a whole aes128gcm
+ * encryption, in µs each (the median of five rounds, before anything else runs). Figures from boxes of one "kind"
+ * differed by 2× (65 µs vs 127–170 µs for the ECDH), and the campaign is bound by CPU: compare runs through these.
+ */
+function calibrate() {
+  const ua = createECDH('prime256v1');
+  const uaPublic = ua.generateKeys();
+  const p256dh = uaPublic.toString('base64url');
+  const auth = randomBytes(16).toString('base64url');
+  const plain = Buffer.from(
+    JSON.stringify({ title: 'Oferta relâmpago', body: 'Só hoje.', delivery_id: 'x'.repeat(36) }),
+  );
+  const mine = createECDH('prime256v1');
+  mine.generateKeys();
+  const median = (fn: () => void, n: number) => {
+    const rounds: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      const t = performance.now();
+      for (let i = 0; i < n; i++) fn();
+      rounds.push(((performance.now() - t) * 1000) / n);
+    }
+    return rounds.sort((a, b) => a - b)[2]!;
+  };
+  return {
+    ecdhUs: median(() => mine.computeSecret(uaPublic), 1000),
+    encryptUs: median(() => aes128gcm.encrypt(p256dh, auth, plain), 1000),
+  };
+}
+type Calibration = ReturnType<typeof calibrate>;
+const calibrationLine = (c: Calibration) =>
+  `- Box speed (before the run, one core): P-256 ECDH ${f0(c.ecdhUs)} µs, aes128gcm encryption of a push ${f0(c.encryptUs)} µs (2026-11-24's box: 65 µs and 128 µs)`;
+
 const START = '<!-- engine:start (written by npm run bench:engine) -->';
 const END = '<!-- engine:end -->';
 const MESSAGES_START = '<!-- engine-messages:start (written by npm run bench:engine) -->';
 const MESSAGES_END = '<!-- engine-messages:end -->';
 
 function report(
-  meta: { pgVersion: string; seconds: number; load: number[] },
+  meta: { pgVersion: string; seconds: number; load: number[]; calibration: Calibration },
   lat: LatencyResult | null,
   camp: CampaignResult | null,
 ) {
@@ -758,6 +793,7 @@ function report(
     `- Date: ${new Date().toISOString().slice(0, 10)}; command \`npm run bench:engine\`; whole run ${f0(meta.seconds)} s`,
     `- Machine: \`nproc\` = ${os.availableParallelism()}; node ${process.version}; ${meta.pgVersion}`,
     `- Load average at the start: ${meta.load.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min; above ~2 means other work shared the 2 cores)`,
+    calibrationLine(meta.calibration),
     `- Engine settings (\`ENGINE_BATCH_SIZE\`, \`ENGINE_CONCURRENCY\`, \`PUSH_ENCRYPT_THREADS\`${['ENGINE_BATCH_SIZE', 'ENGINE_CONCURRENCY', 'PUSH_ENCRYPT_THREADS'].some((k) => process.env[k]) ? '' : ': defaults'}): claim batch ${ENGINE.batchSize} deliveries, ${ENGINE.passes} overlapping send passes of ${ENGINE.concurrency} sends in flight, aes128gcm encryption in ${ENGINE.encryptThreads} worker thread(s), fan-out pages of ${ENGINE.fanoutPage} persons, one HTTP/2 connection per push service (${ENGINE.pushSockets} HTTP/1.1 keep-alive sockets for a service without h2); ${WORKERS > 0 ? `one \`ROLE=api\` process and ${WORKERS} \`ROLE=worker\` processes` : 'one server process, `ROLE=all`'}; the push service (https with h2, VAPID verified, count-only) and the load generator share the bench's process`,
     '',
     '| target | measured | verdict |',
@@ -832,11 +868,15 @@ function report(
 const waitingOf = (m: MessageResult) => (m.statuses.queued ?? 0) + (m.statuses.sending ?? 0);
 
 /** The e-mail and SMS phases: their own section, so a run of only these keeps the push figures. */
-function reportMessages(meta: { pgVersion: string; seconds: number; load: number[] }, messages: MessageResult[]) {
+function reportMessages(
+  meta: { pgVersion: string; seconds: number; load: number[]; calibration: Calibration },
+  messages: MessageResult[],
+) {
   const lines: string[] = [
     `- Date: ${new Date().toISOString().slice(0, 10)}; command \`PHASES=${PHASES.join(',')} MESSAGES=${MESSAGES} npm run bench:engine\`; whole run ${f0(meta.seconds)} s`,
     `- Machine: \`nproc\` = ${os.availableParallelism()}; node ${process.version}; ${meta.pgVersion}`,
     `- Load average at the start: ${meta.load.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min; above ~2 means other work shared the 2 cores)`,
+    calibrationLine(meta.calibration),
     '',
     '| target | measured | verdict |',
     '| --- | --- | --- |',
@@ -879,6 +919,8 @@ function writeResults(section: string, start = START, end = END, title = 'Engine
 async function main() {
   const started = performance.now();
   const load = os.loadavg();
+  const calibration = calibrate();
+  console.log(calibrationLine(calibration).slice(2));
   const name = `impeto_bench_engine_${process.pid}`;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
@@ -944,7 +986,7 @@ async function main() {
     await admin.end();
     rmSync(tmp, { recursive: true, force: true });
   }
-  const meta = { pgVersion, seconds: (performance.now() - started) / 1000, load };
+  const meta = { pgVersion, seconds: (performance.now() - started) / 1000, load, calibration };
   if (lat || camp) {
     const section = report(meta, lat, camp);
     console.log(`\n${section}\n`);
