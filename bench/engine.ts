@@ -86,18 +86,22 @@ const percentile = (sorted: number[], p: number) =>
 const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—');
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
 
-/** CPU seconds (user + system) a process has used so far, from /proc. */
-function cpuSeconds(pid: number) {
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc; with `reaped`, also its children that ended
+ * (PostgreSQL's postmaster reaps every backend: a connection closed during a run still counts).
+ */
+function cpuSeconds(pid: number, reaped = false) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (reaped ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
   } catch {
     return Number.NaN;
   }
 }
 
-/** CPU seconds of every PostgreSQL server process on the box (other databases' work included). */
+/** CPU seconds of every PostgreSQL server process on the box, ended backends included (other databases' work too). */
 function postgresCpuSeconds() {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
@@ -107,7 +111,7 @@ function postgresCpuSeconds() {
     } catch {
       continue;
     }
-    const s = cpuSeconds(Number(entry));
+    const s = cpuSeconds(Number(entry), true);
     if (Number.isFinite(s)) total += s;
   }
   return total;
