@@ -752,7 +752,7 @@ async function messageCampaign(
 /**
  * How fast this box is at what a push costs most: Node's P-256 ECDH (one per push, RFC 8291) and a whole aes128gcm
  * encryption, in µs each (the median of five rounds, before anything else runs). Figures from boxes of one "kind"
- * differed by 2× (65 µs vs 127–170 µs for the ECDH), and the campaign is bound by CPU: compare runs through these.
+ * differed by about 2.5× per core (65 µs vs 127–170 µs for the ECDH), and the campaign is bound by CPU: compare runs through these.
  */
 function calibrate() {
   const ua = createECDH('prime256v1');
