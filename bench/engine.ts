@@ -629,6 +629,8 @@ interface MessageResult {
   /** Messages that reached the peer twice for one delivery (the at-least-once window). */
   duplicates: number;
   statuses: Record<string, number>;
+  /** HTTP requests the provider's peer answered (SES: SendBulkEmail calls of up to 50 e-mails, plus lone sends). */
+  calls: number;
   serverCores: number;
   postgresCores: number;
   benchCores: number;
@@ -672,6 +674,8 @@ async function messageCampaign(
   const generateSeconds = (performance.now() - generated) / 1000;
   const count = () => (channel === 'AWS_SES' ? peers.ses.received.length : peers.zenvia.received.length);
   const before = count();
+  const calls = () => (channel === 'AWS_SES' ? peers.ses.requestCount() : peers.zenvia.requestCount());
+  const callsBefore = calls();
   const cpu0 = server.cpu();
   const pg0 = postgresCpuSeconds();
   const own0 = process.cpuUsage();
@@ -741,6 +745,7 @@ async function messageCampaign(
     received,
     duplicates: ids.length - new Set(ids).size,
     statuses: Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])),
+    calls: calls() - callsBefore,
     serverCores: (cpu1 - cpu0) / lastSeconds,
     postgresCores: (pg1 - pg0) / lastSeconds,
     benchCores: (own.user + own.system) / 1e6 / lastSeconds,
@@ -893,17 +898,17 @@ function reportMessages(
     '',
     '### E-mail and SMS campaigns',
     '',
-    "Persons with an e-mail address and a mobile phone generated with SQL (not timed), the channel integrated through the API, an Active campaign created through the API; times from the create request. The SES peer verifies the SigV4 signature of every request and parses SESv2 SendEmail; the Zenvia peer checks HTTP Basic and the body, and refuses a repeated id. Both run in the bench's process.",
+    "Persons with an e-mail address and a mobile phone generated with SQL (not timed), the channel integrated through the API, an Active campaign created through the API; times from the create request. The SES peer verifies the SigV4 signature of every request and parses SESv2 SendEmail and SendBulkEmail (the adapter gathers a campaign's e-mails into bulk calls of up to 50, each with its own unsubscribe link, headers and tag); the Zenvia peer checks HTTP Basic and the body, and refuses a repeated id. Both run in the bench's process.",
     '',
-    '| channel | persons | first s | fan-out done s | last s | messages/s | received | duplicates | deliveries | server CPU | PostgreSQL CPU | bench CPU |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
+    '| channel | persons | first s | fan-out done s | last s | messages/s | received | duplicates | deliveries | provider calls | server CPU | PostgreSQL CPU | bench CPU |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |',
     ...messages.map(
       (m) =>
         `| ${m.channel} | ${f0(m.persons)} | ${f1(m.firstSeconds)} | ${f1(m.fanoutSeconds)} | ${f1(m.lastSeconds)} | ${f0(m.perSecond)} | ${f0(m.received)} | ${f0(m.duplicates)} | ${Object.entries(
           m.statuses,
         )
           .map(([k, v]) => `${k} ${f0(v)}`)
-          .join(', ')} | ${m.serverCores.toFixed(2)} | ${m.postgresCores.toFixed(2)} | ${m.benchCores.toFixed(2)} |`,
+          .join(', ')} | ${f0(m.calls)} | ${m.serverCores.toFixed(2)} | ${m.postgresCores.toFixed(2)} | ${m.benchCores.toFixed(2)} |`,
     ),
   );
   return lines.join('\n');

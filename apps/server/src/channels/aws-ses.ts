@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { type BulkEmailEntryResult, SESv2Client, SendBulkEmailCommand, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { ChannelAdapter, SendResult } from './channel.ts';
 import { EMAIL_OPTOUT_ATTRIBUTES, emailParts, isEmailAddress, unsubscribeHeaders } from './email-content.ts';
 import { classifyStatus, hasOptedOut, nonEmpty, providerMessage, skip } from './provider-http.ts';
@@ -13,6 +13,18 @@ import { parseRetryAfter } from './web-push.ts';
  * HTML is sanitised and a plain-text part generated; List-Unsubscribe with one-click POST (RFC 8058) is set.
  * `AWS_SES_ENDPOINT` replaces the regional endpoint (tests and staging point it at a local peer).
  * The SDK's own retries are off (maxAttempts 1): the engine retries with its backoff and Retry-After.
+ *
+ * A campaign's e-mails go out in bulk: sends that arrive in the same turn of the event loop with the same keys,
+ * sender, subject and body are gathered (up to 50, SES's limit per call) into one SESv2 SendBulkEmail
+ * (`POST /v2/email/outbound-bulk-emails`), the content as an inline template whose only variable is the
+ * unsubscribe address, given per destination with the List-Unsubscribe headers and the delivery tag. The SDK's
+ * per-call work (serialising, signing, middleware) was the bound of the server's event loop at 100,000 e-mails.
+ * Each destination gets its own status back (BulkEmailEntryResults). A call refused as a whole for a reason that
+ * may be one destination's (a 4xx other than credentials or throttling) is sent again one e-mail at a time, so a
+ * bad address fails alone. Assumption (not verifiable offline): with inline template content SES does "simple
+ * substitution" of {{name}}; bulk is used only when the unsubscribe address has no HTML-special character and the
+ * subject and body have no '{{' or '}}' of their own, so escaping or not gives the same e-mail. Anything else, and
+ * a lone send, goes through SendEmail as before.
  */
 
 const PROVIDER = 'Amazon SES';
@@ -67,6 +79,47 @@ export function classifySesError(err: unknown, now = Date.now()): SendResult {
   return classifyStatus(PROVIDER, status, new Headers(e.$response?.headers ?? {}), `${e.name}: ${said}`, now);
 }
 
+/** SES's limit of destinations per SendBulkEmail call. */
+export const SES_BULK_MAX = 50;
+const UNSUBSCRIBE_VARIABLE = '{{unsubscribe}}';
+const TRANSIENT_BULK = new Set(['TRANSIENT_FAILURE', 'ACCOUNT_THROTTLED', 'ACCOUNT_DAILY_QUOTA_EXCEEDED']);
+
+/** One destination's status in a SendBulkEmail answer, as a send result. */
+export function classifyBulkEntry(result: BulkEmailEntryResult | undefined): SendResult {
+  if (result?.Status === 'SUCCESS') return { ok: true };
+  if (!result?.Status)
+    return { ok: false, transient: true, reason: `${PROVIDER} não respondeu sobre este destinatário.` };
+  const said = providerMessage(result.Error ?? '');
+  return TRANSIENT_BULK.has(result.Status)
+    ? { ok: false, transient: true, reason: `${PROVIDER} adiou o envio (${result.Status})${said ? `: ${said}` : ''}` }
+    : {
+        ok: false,
+        transient: false,
+        reason: `${PROVIDER} recusou o e-mail (${result.Status})${said ? `: ${said}` : ''}`,
+      };
+}
+
+interface BulkItem {
+  to: string;
+  deliveryId: string;
+  unsubscribeUrl?: string;
+  /** The same e-mail through SendEmail (a lone send, or a call refused as a whole). */
+  alone: () => Promise<SendResult>;
+  resolve: (result: SendResult) => void;
+}
+
+interface BulkBatch {
+  client: SESv2Client;
+  from: string;
+  subject: string;
+  html: string;
+  text: string;
+  items: BulkItem[];
+}
+
+const hasHtmlSpecial = (s: string) => /[&<>"]/.test(s);
+const hasBraces = (s: string) => s.includes('{{') || s.includes('}}');
+
 export function createSesAdapter(options: SesOptions = {}): ChannelAdapter {
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 128 };
   const httpAgent = new http.Agent(agentOptions);
@@ -90,6 +143,88 @@ export function createSesAdapter(options: SesOptions = {}): ChannelAdapter {
     return client;
   };
 
+  async function sendAlone(
+    client: SESv2Client,
+    e: { from: string; to: string; subject: string; body: string; unsubscribeUrl?: string; deliveryId: string },
+  ): Promise<SendResult> {
+    const { html, text } = emailParts(e.body, e.unsubscribeUrl);
+    try {
+      await client.send(
+        new SendEmailCommand({
+          FromEmailAddress: e.from,
+          Destination: { ToAddresses: [e.to] },
+          Content: {
+            Simple: {
+              Subject: { Data: e.subject, Charset: 'UTF-8' },
+              Body: { Html: { Data: html, Charset: 'UTF-8' }, Text: { Data: text, Charset: 'UTF-8' } },
+              ...(e.unsubscribeUrl ? { Headers: unsubscribeHeaders(e.unsubscribeUrl) } : {}),
+            },
+          },
+          EmailTags: [{ Name: 'delivery', Value: e.deliveryId }],
+        }),
+      );
+      return { ok: true };
+    } catch (err) {
+      return classifySesError(err);
+    }
+  }
+
+  /** Sends after the same turn of the event loop: what arrived together with the same key goes in one call. */
+  const gathering = new Map<string, BulkBatch>();
+
+  /** Never leaves a send unanswered, whatever happens in the batch. */
+  const dispatch = (batch: BulkBatch) =>
+    void sendBatch(batch).catch((err: Error) => {
+      for (const item of batch.items) item.resolve({ ok: false, transient: true, reason: err.message });
+    });
+
+  async function sendBatch(batch: BulkBatch) {
+    const { items } = batch;
+    if (items.length === 1) {
+      items[0]!.resolve(await items[0]!.alone());
+      return;
+    }
+    let results: BulkEmailEntryResult[];
+    try {
+      const answer = await batch.client.send(
+        new SendBulkEmailCommand({
+          FromEmailAddress: batch.from,
+          DefaultContent: {
+            Template: {
+              TemplateContent: { Subject: batch.subject, Html: batch.html, Text: batch.text },
+              TemplateData: '{}',
+            },
+          },
+          BulkEmailEntries: items.map((item) => ({
+            Destination: { ToAddresses: [item.to] },
+            ReplacementTags: [{ Name: 'delivery', Value: item.deliveryId }],
+            ...(item.unsubscribeUrl
+              ? {
+                  ReplacementEmailContent: {
+                    ReplacementTemplate: {
+                      ReplacementTemplateData: JSON.stringify({ unsubscribe: item.unsubscribeUrl }),
+                    },
+                  },
+                  ReplacementHeaders: unsubscribeHeaders(item.unsubscribeUrl),
+                }
+              : {}),
+          })),
+        }),
+      );
+      results = answer.BulkEmailEntryResults ?? [];
+    } catch (err) {
+      const result = classifySesError(err);
+      // Credentials, throttling and outages are the whole call's; any other refusal may be one address's.
+      if (result.ok || result.transient || result.credentialsRefused) {
+        for (const item of items) item.resolve(result);
+        return;
+      }
+      await Promise.all(items.map(async (item) => item.resolve(await item.alone())));
+      return;
+    }
+    for (const [i, item] of items.entries()) item.resolve(classifyBulkEntry(results[i]));
+  }
+
   return {
     type: 'AWS_SES',
     async send(delivery) {
@@ -107,26 +242,39 @@ export function createSesAdapter(options: SesOptions = {}): ChannelAdapter {
       const subject = String(delivery.content.subject ?? '').trim();
       const body = String(delivery.content.body ?? '');
       if (!subject || !body.trim()) return { ok: false, transient: false, reason: 'E-mail sem assunto ou corpo.' };
-      const { html, text } = emailParts(body, delivery.unsubscribeUrl);
-      try {
-        await clientFor(accessKeyId, secretAccessKey, region).send(
-          new SendEmailCommand({
-            FromEmailAddress: source,
-            Destination: { ToAddresses: [to] },
-            Content: {
-              Simple: {
-                Subject: { Data: subject, Charset: 'UTF-8' },
-                Body: { Html: { Data: html, Charset: 'UTF-8' }, Text: { Data: text, Charset: 'UTF-8' } },
-                ...(delivery.unsubscribeUrl ? { Headers: unsubscribeHeaders(delivery.unsubscribeUrl) } : {}),
-              },
-            },
-            EmailTags: [{ Name: 'delivery', Value: delivery.id }],
-          }),
-        );
-        return { ok: true };
-      } catch (err) {
-        return classifySesError(err);
-      }
+      const client = clientFor(accessKeyId, secretAccessKey, region);
+      const unsubscribeUrl = delivery.unsubscribeUrl;
+      const alone = () =>
+        sendAlone(client, { from: source, to, subject, body, unsubscribeUrl, deliveryId: delivery.id });
+      if ((unsubscribeUrl && hasHtmlSpecial(unsubscribeUrl)) || hasBraces(subject) || hasBraces(body)) return alone();
+      const { html, text } = emailParts(body, unsubscribeUrl ? UNSUBSCRIBE_VARIABLE : undefined);
+      const key = createHash('sha256')
+        .update([accessKeyId, secretAccessKey, region, source, subject, html, text].join('\0'))
+        .digest('base64');
+      return new Promise<SendResult>((resolve) => {
+        let batch = gathering.get(key);
+        if (!batch) {
+          batch = { client, from: source, subject, html, text, items: [] };
+          gathering.set(key, batch);
+          const mine = batch;
+          setImmediate(() => {
+            if (gathering.get(key) !== mine) return; // already sent full
+            gathering.delete(key);
+            dispatch(mine);
+          });
+        }
+        batch.items.push({
+          to,
+          deliveryId: delivery.id,
+          ...(unsubscribeUrl ? { unsubscribeUrl } : {}),
+          alone,
+          resolve,
+        });
+        if (batch.items.length >= SES_BULK_MAX) {
+          gathering.delete(key);
+          dispatch(batch);
+        }
+      });
     },
     async close() {
       for (const c of clients.values()) c.destroy();

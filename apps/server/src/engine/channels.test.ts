@@ -382,11 +382,11 @@ describe('provider errors', () => {
     expect(JSON.stringify(zenviaItem)).not.toContain('senha-errada');
 
     // Another send fails without knocking on the provider's door again.
-    const calls = zenvia.requests;
+    const calls = zenvia.requestCount();
     const b = await identified(d);
     await pageview(d, b.vid, '/sms');
     await dispatchAll();
-    expect(zenvia.requests).toBe(calls);
+    expect(zenvia.requestCount()).toBe(calls);
     expect((await deliveriesOf(m)).map((r) => r.status)).toEqual(['failed', 'failed']);
 
     const fixed = await call(
@@ -425,14 +425,99 @@ describe('provider errors', () => {
       dispatcher({ filter: 'ZENVIA', body: 'x'.repeat(161) }),
     ]);
     const other = await identified(d);
-    const calls = zenvia.requests;
+    const calls = zenvia.requestCount();
     await pageview(d, other.vid, '/longo');
     await dispatchAll();
     expect((await deliveriesOf(long))[0]).toMatchObject({
       status: 'failed',
       error: 'O SMS tem 161 caracteres; a Zenvia aceita até 160.',
     });
-    expect(zenvia.requests).toBe(calls);
+    expect(zenvia.requestCount()).toBe(calls);
+  });
+});
+
+describe('e-mail campaigns through SES in bulk', () => {
+  const sesTo = (who: { email?: string }) => ses.received.filter((e) => e.to.includes(who.email ?? '-'));
+  const campaignTo = async (n: number) => {
+    const d = await domainWithChannels();
+    const who = [];
+    for (let i = 0; i < n; i++) who.push(await identified(d));
+    const m = await createItem(d, 'campaign', [everyone, dispatcher(CONTENT.AWS_SES!)]);
+    return { d, who, m };
+  };
+
+  it('one SendBulkEmail call, each e-mail with its own unsubscribe link, headers and delivery; a refused address fails alone', async () => {
+    const { d, who, m } = await campaignTo(4);
+    ses.rejectAddress(who[2]!.email!, 'Address is on the account-level suppression list.');
+    const calls = ses.bulkCalls;
+    await runCampaign(m);
+    await dispatchAll();
+    expect(ses.bulkCalls - calls).toBe(1);
+
+    const deliveries = await deliveriesOf(m);
+    const byPerson = new Map(deliveries.map((r) => [r.person_uuid, r]));
+    const links = new Set<string>();
+    for (const [i, person] of who.entries()) {
+      const delivery = byPerson.get(await personUuid(d, person.vid))!;
+      if (i === 2) {
+        expect(delivery).toMatchObject({
+          status: 'failed',
+          error: 'Amazon SES recusou o e-mail (MESSAGE_REJECTED): Address is on the account-level suppression list.',
+        });
+        expect(sesTo(person)).toHaveLength(0);
+        continue;
+      }
+      expect(delivery.status).toBe('sent');
+      const [email] = sesTo(person);
+      expect(email).toMatchObject({ bulk: true, from: 'ofertas@loja.com.br', subject: 'Volte ao seu carrinho' });
+      expect(email!.tags.delivery).toBe(delivery.id);
+      expect(email!.html).toContain('<b>te espera</b>');
+      expect(email!.html).not.toMatch(/script|onclick|javascript:|\{\{/i);
+      const link = email!.headers['List-Unsubscribe']!.slice(1, -1);
+      expect(email!.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+      expect(email!.text).toContain(`: ${link}`);
+      expect(email!.html).toContain(`href="${link}"`);
+      links.add(link);
+    }
+    expect(links.size).toBe(3);
+
+    // The link of a bulk e-mail unsubscribes its own person.
+    const res = await t.app.inject({
+      method: 'POST',
+      url: new URL([...links][0]!).pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(res.statusCode).toBe(200);
+    const [person] = await queryRows<{ attributes: Record<string, unknown> }>(
+      t.app.ctx.db,
+      sql`SELECT attributes FROM persons WHERE domain_uuid = ${d.uuid}::uuid AND visitor_id = ${who[0]!.vid}`,
+    );
+    expect(person!.attributes['email.optout']).toBe(true);
+  });
+
+  it('a bulk call refused as a whole is sent again one e-mail at a time', async () => {
+    const { who, m } = await campaignTo(3);
+    ses.failWith(400, 'BadRequestException', 'Invalid destination in request');
+    await runCampaign(m);
+    await dispatchAll();
+    expect((await deliveriesOf(m)).map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
+    for (const person of who) expect(sesTo(person).map((e) => e.bulk)).toEqual([false]);
+  });
+
+  it('a throttled bulk call waits for Retry-After for all, then each e-mail goes out once', async () => {
+    const { who, m } = await campaignTo(3);
+    ses.failWith(429, 'TooManyRequestsException', 'Maximum sending rate exceeded.', 1, { 'retry-after': '120' });
+    await runCampaign(m);
+    await dispatchAll();
+    const waiting = await deliveriesOf(m);
+    expect(waiting.map((r) => r.status)).toEqual(['queued', 'queued', 'queued']);
+    expect(waiting[0]!.error).toContain('Amazon SES limitou o envio');
+    for (const person of who) expect(sesTo(person)).toHaveLength(0);
+    t.clock.advance(121_000);
+    await dispatchAll();
+    expect((await deliveriesOf(m)).map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
+    for (const person of who) expect(sesTo(person)).toHaveLength(1);
   });
 });
 

@@ -57,10 +57,9 @@ export async function startHttpPeer(handle: (req: PeerRequest) => Reply | Promis
   const address = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${address.port}`,
-    /** Every request handled, scripted or not. */
-    get requests() {
-      return requests;
-    },
+    /** Every request handled so far, scripted or not (a function: the peers spread this object, which would
+     *  freeze a getter's value). */
+    requestCount: () => requests,
     /** The next `times` requests get this answer instead of the provider's normal behaviour. */
     respondWith(answer: Scripted, times = 1) {
       script.push({ ...answer, remaining: times });

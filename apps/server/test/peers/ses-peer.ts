@@ -2,7 +2,10 @@ import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto
 import { json, type PeerRequest, type Reply, startHttpPeer } from './http-peer.ts';
 
 /*
- * Amazon SES v2 on 127.0.0.1: `POST /v2/email/outbound-emails` (SendEmail). Like SES it checks the SigV4
+ * Amazon SES v2 on 127.0.0.1: `POST /v2/email/outbound-emails` (SendEmail) and `POST /v2/email/outbound-bulk-emails`
+ * (SendBulkEmail with inline template content: up to 50 entries, simple {{name}} substitution from the template data
+ * and each entry's replacement data, entry headers over template headers, default and entry tags; a status per
+ * entry). Like SES it checks the SigV4
  * signature (written here from the AWS specification, not with the SDK's signer) against the secret of the access
  * key, the region and the service in the credential scope, the signed headers and the payload hash, and a
  * request date within 15 minutes; then it parses the SESv2 body and keeps the e-mail. Errors come back in
@@ -20,8 +23,16 @@ export interface SesEmail {
   text?: string;
   headers: Record<string, string>;
   tags: Record<string, string>;
+  /** Came in a SendBulkEmail call. */
+  bulk: boolean;
   at: Date;
 }
+
+interface Header {
+  Name: string;
+  Value: string;
+}
+type Tag = Header;
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
@@ -108,28 +119,33 @@ export async function startSesPeer(
 ) {
   const secrets = new Map(Object.entries(options.credentials ?? {}));
   const received: SesEmail[] = [];
-  const peer = await startHttpPeer((req) => {
-    if (req.method !== 'POST' || req.path !== '/v2/email/outbound-emails')
-      return awsError(404, 'NotFoundException', `Unknown operation ${req.method} ${req.path}`);
-    const signed = verifySigV4(req, secrets, 'ses');
-    if (!signed.ok) return awsError(403, signed.type, signed.message);
-    let body: {
+  const rejected = new Map<string, string>();
+  let bulkCalls = 0;
+  const validAddress = (a: string) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(a);
+  const parse = <T>(req: PeerRequest): T | undefined => {
+    try {
+      return JSON.parse(req.body.toString('utf8')) as T;
+    } catch {
+      return undefined;
+    }
+  };
+  const headersOf = (list: Header[] | undefined) => Object.fromEntries((list ?? []).map((h) => [h.Name, h.Value]));
+  const tagsOf = headersOf;
+
+  const sendEmail = (req: PeerRequest, signed: { accessKeyId: string; region: string }): Reply => {
+    const body = parse<{
       FromEmailAddress?: string;
       Destination?: { ToAddresses?: string[] };
       Content?: {
         Simple?: {
           Subject?: { Data?: string };
           Body?: { Html?: { Data?: string }; Text?: { Data?: string } };
-          Headers?: { Name: string; Value: string }[];
+          Headers?: Header[];
         };
       };
-      EmailTags?: { Name: string; Value: string }[];
-    };
-    try {
-      body = JSON.parse(req.body.toString('utf8'));
-    } catch {
-      return awsError(400, 'BadRequestException', 'Request body is not valid JSON.');
-    }
+      EmailTags?: Tag[];
+    }>(req);
+    if (!body) return awsError(400, 'BadRequestException', 'Request body is not valid JSON.');
     const simple = body.Content?.Simple;
     const to = body.Destination?.ToAddresses ?? [];
     if (!body.FromEmailAddress) return awsError(400, 'BadRequestException', 'FromEmailAddress is required.');
@@ -138,8 +154,10 @@ export async function startSesPeer(
     if (!simple.Body?.Html?.Data && !simple.Body?.Text?.Data)
       return awsError(400, 'BadRequestException', 'Body is required.');
     for (const address of to)
-      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address))
+      if (!validAddress(address))
         return awsError(400, 'BadRequestException', `Invalid destination address: ${address}`);
+    const refusal = to.map((a) => rejected.get(a)).find(Boolean);
+    if (refusal) return awsError(400, 'MessageRejected', refusal);
     const email: SesEmail = {
       messageId: randomUUID(),
       accessKeyId: signed.accessKeyId,
@@ -149,16 +167,119 @@ export async function startSesPeer(
       subject: simple.Subject.Data,
       ...(simple.Body.Html?.Data ? { html: simple.Body.Html.Data } : {}),
       ...(simple.Body.Text?.Data ? { text: simple.Body.Text.Data } : {}),
-      headers: Object.fromEntries((simple.Headers ?? []).map((h) => [h.Name, h.Value])),
-      tags: Object.fromEntries((body.EmailTags ?? []).map((t) => [t.Name, t.Value])),
+      headers: headersOf(simple.Headers),
+      tags: tagsOf(body.EmailTags),
+      bulk: false,
       at: new Date(),
     };
     received.push(email);
     return json(200, { MessageId: email.messageId });
+  };
+
+  const sendBulkEmail = (req: PeerRequest, signed: { accessKeyId: string; region: string }): Reply => {
+    const body = parse<{
+      FromEmailAddress?: string;
+      DefaultContent?: {
+        Template?: {
+          TemplateName?: string;
+          TemplateContent?: { Subject?: string; Html?: string; Text?: string };
+          TemplateData?: string;
+          Headers?: Header[];
+        };
+      };
+      DefaultEmailTags?: Tag[];
+      BulkEmailEntries?: {
+        Destination?: { ToAddresses?: string[] };
+        ReplacementTags?: Tag[];
+        ReplacementEmailContent?: { ReplacementTemplate?: { ReplacementTemplateData?: string } };
+        ReplacementHeaders?: Header[];
+      }[];
+    }>(req);
+    if (!body) return awsError(400, 'BadRequestException', 'Request body is not valid JSON.');
+    const template = body.DefaultContent?.Template ?? {};
+    const entries = body.BulkEmailEntries ?? [];
+    if (!body.FromEmailAddress) return awsError(400, 'BadRequestException', 'FromEmailAddress is required.');
+    if (template.TemplateName)
+      return awsError(404, 'NotFoundException', `Template ${template.TemplateName} does not exist.`);
+    const content = template.TemplateContent;
+    if (!content?.Subject) return awsError(400, 'BadRequestException', 'Template content with a subject is required.');
+    if (!content.Html && !content.Text) return awsError(400, 'BadRequestException', 'Template content needs a body.');
+    if (entries.length === 0 || entries.length > 50)
+      return awsError(400, 'BadRequestException', 'BulkEmailEntries must have between 1 and 50 entries.');
+    let defaults: Record<string, unknown>;
+    try {
+      defaults = JSON.parse(template.TemplateData ?? '{}');
+    } catch {
+      return awsError(400, 'BadRequestException', 'TemplateData is not valid JSON.');
+    }
+    bulkCalls++;
+    const results = entries.map((entry) => {
+      const to = entry.Destination?.ToAddresses ?? [];
+      if (to.length === 0 || !to.every(validAddress))
+        return { Status: 'INVALID_PARAMETER', Error: `Invalid destination address: ${to.join(', ')}` };
+      const refusal = to.map((a) => rejected.get(a)).find(Boolean);
+      if (refusal) return { Status: 'MESSAGE_REJECTED', Error: refusal };
+      let data: Record<string, unknown>;
+      try {
+        data = {
+          ...defaults,
+          ...JSON.parse(entry.ReplacementEmailContent?.ReplacementTemplate?.ReplacementTemplateData ?? '{}'),
+        };
+      } catch {
+        return { Status: 'INVALID_PARAMETER', Error: 'ReplacementTemplateData is not valid JSON.' };
+      }
+      // Simple substitution, as SES does for inline template content; a variable without data is an error.
+      const missing: string[] = [];
+      const fill = (text: string) =>
+        text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => {
+          if (data[name] === undefined) missing.push(name);
+          return String(data[name] ?? '');
+        });
+      const email: SesEmail = {
+        messageId: randomUUID(),
+        accessKeyId: signed.accessKeyId,
+        region: signed.region,
+        from: body.FromEmailAddress!,
+        to,
+        subject: fill(content.Subject!),
+        ...(content.Html ? { html: fill(content.Html) } : {}),
+        ...(content.Text ? { text: fill(content.Text) } : {}),
+        headers: { ...headersOf(template.Headers), ...headersOf(entry.ReplacementHeaders) },
+        tags: { ...tagsOf(body.DefaultEmailTags), ...tagsOf(entry.ReplacementTags) },
+        bulk: true,
+        at: new Date(),
+      };
+      if (missing.length)
+        return { Status: 'FAILED', Error: `Attribute '${missing[0]}' is not present in the rendering data.` };
+      received.push(email);
+      return { Status: 'SUCCESS', MessageId: email.messageId };
+    });
+    return json(200, { BulkEmailEntryResults: results });
+  };
+
+  const peer = await startHttpPeer((req) => {
+    const operation =
+      req.method === 'POST' && req.path === '/v2/email/outbound-emails'
+        ? sendEmail
+        : req.method === 'POST' && req.path === '/v2/email/outbound-bulk-emails'
+          ? sendBulkEmail
+          : undefined;
+    if (!operation) return awsError(404, 'NotFoundException', `Unknown operation ${req.method} ${req.path}`);
+    const signed = verifySigV4(req, secrets, 'ses');
+    if (!signed.ok) return awsError(403, signed.type, signed.message);
+    return operation(req, signed);
   }, options.port);
   return {
     ...peer,
     received,
+    /** SendBulkEmail calls answered (with their entries' statuses). */
+    get bulkCalls() {
+      return bulkCalls;
+    },
+    /** SES refuses e-mails to this address (MessageRejected; in bulk, that entry's status). */
+    rejectAddress(address: string, message = 'Email address is on the suppression list.') {
+      rejected.set(address, message);
+    },
     /** Accepts this access key (its secret is what signatures are checked against). */
     addCredentials(accessKeyId: string, secretAccessKey: string) {
       secrets.set(accessKeyId, secretAccessKey);
