@@ -134,17 +134,30 @@ export interface ClaimedDelivery {
   due_at: Date;
 }
 
-/** Claims due deliveries for this worker (SKIP LOCKED: many workers never take the same row). */
+/**
+ * Claims due deliveries for this worker (SKIP LOCKED: many workers never take the same row), oldest due first.
+ * The plan is pinned to the due index's order: while a campaign's 100,000 rows are being sent the table's
+ * statistics are stale (a few hundred rows estimated), and PostgreSQL chose a bitmap scan of every queued row
+ * sorted on disk to take 500 (66 ms a claim, growing with the queue) instead of reading 500 index entries (1 ms).
+ */
 export const claimDue = (db: Db, now: Date, limit: number) =>
-  queryRows<ClaimedDelivery>(
-    db,
-    sql`
-    UPDATE deliveries d SET status = 'sending', attempts = d.attempts + 1, locked_at = ${now}, updated_at = ${now}
-    WHERE d.id IN (
-      SELECT id FROM deliveries WHERE status = 'queued' AND due_at <= ${now}
-      ORDER BY due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING d.id, d.domain_uuid, d.momentum_uuid, d.person_uuid, d.channel_type, d.attempts, d.trigger_at, d.due_at`,
-  ).then((rows) => rows.map((r) => ({ ...r, trigger_at: toDate(r.trigger_at)!, due_at: toDate(r.due_at)! })));
+  db
+    .transaction(async (tx) => {
+      await tx.execute(
+        sql`SELECT set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true)`,
+      );
+      return queryRows<ClaimedDelivery>(
+        tx as unknown as Db,
+        sql`
+        UPDATE deliveries d SET status = 'sending', attempts = d.attempts + 1, locked_at = ${now}, updated_at = ${now}
+        WHERE d.id IN (
+          SELECT id FROM deliveries WHERE status = 'queued' AND due_at <= ${now}
+          ORDER BY due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        RETURNING d.id, d.domain_uuid, d.momentum_uuid, d.person_uuid, d.channel_type, d.attempts, d.trigger_at,
+          d.due_at`,
+      );
+    })
+    .then((rows) => rows.map((r) => ({ ...r, trigger_at: toDate(r.trigger_at)!, due_at: toDate(r.due_at)! })));
 
 export interface Outcome {
   id: string;
@@ -331,11 +344,18 @@ export const pagesSince = (db: Db, personUuid: string, since: Date) =>
         AND url IS NOT NULL ORDER BY ts LIMIT 1000`,
   );
 
-/** After a send: the person's notified.* attributes (filters use them), viewed/clicked false until reported. */
+/**
+ * After a send: the person's notified.* attributes (filters use them), viewed/clicked false until reported.
+ * The batch is grouped by person once (a correlated subquery read the whole batch again for every person).
+ */
 export async function markNotified(db: Db, sent: { personUuid: string; momentumUuid: string }[]) {
   if (sent.length === 0) return;
   const records = sent.map((s) => ({ p: s.personUuid, m: s.momentumUuid }));
   await db.execute(sql`
+    WITH r AS (
+      SELECT x.p, jsonb_agg(to_jsonb(x.m)) AS ms
+      FROM jsonb_to_recordset(${json(records)}) AS x(p uuid, m text)
+      GROUP BY x.p)
     UPDATE persons p SET attributes = p.attributes
       || jsonb_build_object(
            'notified.viewed', coalesce(p.attributes -> 'notified.viewed', 'false'::jsonb),
@@ -343,10 +363,8 @@ export async function markNotified(db: Db, sent: { personUuid: string; momentumU
            'notified.momentum_uuid', (
              SELECT jsonb_agg(DISTINCT v) FROM jsonb_array_elements(
                CASE WHEN jsonb_typeof(p.attributes -> 'notified.momentum_uuid') = 'array'
-                    THEN p.attributes -> 'notified.momentum_uuid' ELSE '[]'::jsonb END
-               || (SELECT jsonb_agg(to_jsonb(x.m)) FROM jsonb_to_recordset(${json(records)}) AS x(p uuid, m text)
-                   WHERE x.p = p.uuid)) AS v))
-    WHERE p.uuid IN (SELECT DISTINCT x.p FROM jsonb_to_recordset(${json(records)}) AS x(p uuid, m text))`);
+                    THEN p.attributes -> 'notified.momentum_uuid' ELSE '[]'::jsonb END || r.ms) AS v))
+    FROM r WHERE p.uuid = r.p`);
 }
 
 export interface Report {
