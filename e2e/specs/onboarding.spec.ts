@@ -214,7 +214,17 @@ test('a new user following only the dashboard gets a push from their first momen
     // 8. The visitor goes to the cart; the push reaches the push service and the site's service worker shows it.
     await shop.getByRole('link', { name: 'Carrinho', exact: true }).click();
     await shop.waitForURL(`${testSite.url}/carrinho`);
-    const [got] = await push.waitFor(1, 30_000);
+    const [got] = await push.waitFor(1, 30_000).catch(async (err: Error) => {
+      // Say where the push stopped (it failed once in CI, not since): the momentum's deliveries, from its log.
+      const auth = { headers: { Authorization: `Bearer ${await sessionToken(page)}` } };
+      const domainUuid = new URL(page.url()).searchParams.get('domain');
+      const list = (await (await request.get(`/api/momentum/list/${domainUuid}`, auth)).json()) as {
+        data: { uuid: string; momentum_title: string }[];
+      };
+      const created = list.data.find((m) => m.momentum_title === title);
+      const log = created ? await (await request.get(`/api/momentum/deliveries/${created.uuid}`, auth)).text() : '';
+      throw new Error(`${err.message}; momentum ${created?.uuid ?? 'not found'}; deliveries: ${log.slice(0, 800)}`);
+    });
     expect(got!.endpoint).toBe(subscription.endpoint);
     expect(got!.vapidPublicKey).toBe(vapidPublic);
     const payload = got!.payload as { title: string; message: string; delivery_id: string };
