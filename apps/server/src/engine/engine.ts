@@ -244,8 +244,16 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
     );
   };
 
-  const invalidate = (domainUuid: string) => {
-    matchers.delete(domainUuid);
+  /**
+   * Bumped by every invalidation: a matcher list read before a momentum changed (its query in flight when the
+   * change committed) is used for the events that asked for it but not cached, or it would hide the change for
+   * MATCHER_TTL_MS (a momentum created while a page view of its domain was being matched on another connection).
+   */
+  let matcherEpoch = 0;
+  const invalidate = (domainUuid?: string) => {
+    matcherEpoch++;
+    if (domainUuid) matchers.delete(domainUuid);
+    else matchers.clear();
   };
 
   async function momentumChanged(uuid: string) {
@@ -282,6 +290,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
   const matchersOf = async (domainUuid: string) => {
     const hit = matchers.get(domainUuid);
     if (hit && Date.now() - hit.at < MATCHER_TTL_MS) return hit.list;
+    const epoch = matcherEpoch;
     // One momentum whose stored blocks no longer compile must not stop the domain's others.
     const list = (await q.activeTriggeredMomentums(db, domainUuid))
       .flatMap((m) => {
@@ -293,7 +302,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
         }
       })
       .filter((c) => c.triggerKind && c.triggerKind !== 'recurrence' && c.channelType);
-    matchers.set(domainUuid, { at: Date.now(), list });
+    if (epoch === matcherEpoch) matchers.set(domainUuid, { at: Date.now(), list });
     return list;
   };
 
@@ -685,7 +694,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
           if (!listening) return;
           openListener(url).then(
             () => {
-              matchers.clear();
+              invalidate();
               requestWake();
             },
             () => retry(Math.min(delay * 2, 5000)),
