@@ -14,8 +14,8 @@ import { parseRetryAfter } from './web-push.ts';
  * `AWS_SES_ENDPOINT` replaces the regional endpoint (tests and staging point it at a local peer).
  * The SDK's own retries are off (maxAttempts 1): the engine retries with its backoff and Retry-After.
  *
- * A campaign's e-mails go out in bulk: sends that arrive in the same turn of the event loop with the same keys,
- * sender, subject and body are gathered (up to 50, SES's limit per call) into one SESv2 SendBulkEmail
+ * A campaign's e-mails go out in bulk: sends of one momentum that arrive in the same turn of the event loop (same keys,
+ * sender, subject and body) are gathered (up to 50, SES's limit per call) into one SESv2 SendBulkEmail
  * (`POST /v2/email/outbound-bulk-emails`), the content as an inline template whose only variable is the
  * unsubscribe address, given per destination with the List-Unsubscribe headers and the delivery tag. The SDK's
  * per-call work (serialising, signing, middleware) was the bound of the server's event loop at 100,000 e-mails.
@@ -24,7 +24,7 @@ import { parseRetryAfter } from './web-push.ts';
  * bad address fails alone. Assumption (not verifiable offline): with inline template content SES does "simple
  * substitution" of {{name}}; bulk is used only when the unsubscribe address has no HTML-special character and the
  * subject and body have no '{{' or '}}' of their own, so escaping or not gives the same e-mail. Anything else, and
- * a lone send, goes through SendEmail as before.
+ * a lone send, goes through SendEmail as before. Sends are gathered per momentum (one channel, one content).
  */
 
 const PROVIDER = 'Amazon SES';
@@ -102,7 +102,7 @@ export function classifyBulkEntry(result: BulkEmailEntryResult | undefined): Sen
 interface BulkItem {
   to: string;
   deliveryId: string;
-  unsubscribeUrl?: string;
+  unsubscribeUrl: string;
   /** The same e-mail through SendEmail (a lone send, or a call refused as a whole). */
   alone: () => Promise<SendResult>;
   resolve: (result: SendResult) => void;
@@ -112,6 +112,8 @@ interface BulkBatch {
   client: SESv2Client;
   from: string;
   subject: string;
+  /** The block's body as given (the batch's identity); html and text are its template with the unsubscribe variable. */
+  body: string;
   html: string;
   text: string;
   items: BulkItem[];
@@ -169,7 +171,7 @@ export function createSesAdapter(options: SesOptions = {}): ChannelAdapter {
     }
   }
 
-  /** Sends after the same turn of the event loop: what arrived together with the same key goes in one call. */
+  /** Sends after the same turn of the event loop: what arrived together for one momentum goes in one call. */
   const gathering = new Map<string, BulkBatch>();
 
   /** Never leaves a send unanswered, whatever happens in the batch. */
@@ -198,16 +200,10 @@ export function createSesAdapter(options: SesOptions = {}): ChannelAdapter {
           BulkEmailEntries: items.map((item) => ({
             Destination: { ToAddresses: [item.to] },
             ReplacementTags: [{ Name: 'delivery', Value: item.deliveryId }],
-            ...(item.unsubscribeUrl
-              ? {
-                  ReplacementEmailContent: {
-                    ReplacementTemplate: {
-                      ReplacementTemplateData: JSON.stringify({ unsubscribe: item.unsubscribeUrl }),
-                    },
-                  },
-                  ReplacementHeaders: unsubscribeHeaders(item.unsubscribeUrl),
-                }
-              : {}),
+            ReplacementEmailContent: {
+              ReplacementTemplate: { ReplacementTemplateData: JSON.stringify({ unsubscribe: item.unsubscribeUrl }) },
+            },
+            ReplacementHeaders: unsubscribeHeaders(item.unsubscribeUrl),
           })),
         }),
       );
@@ -246,32 +242,31 @@ export function createSesAdapter(options: SesOptions = {}): ChannelAdapter {
       const unsubscribeUrl = delivery.unsubscribeUrl;
       const alone = () =>
         sendAlone(client, { from: source, to, subject, body, unsubscribeUrl, deliveryId: delivery.id });
-      if ((unsubscribeUrl && hasHtmlSpecial(unsubscribeUrl)) || hasBraces(subject) || hasBraces(body)) return alone();
-      const { html, text } = emailParts(body, unsubscribeUrl ? UNSUBSCRIBE_VARIABLE : undefined);
-      const key = createHash('sha256')
-        .update([accessKeyId, secretAccessKey, region, source, subject, html, text].join('\0'))
-        .digest('base64');
+      if (!unsubscribeUrl || hasHtmlSpecial(unsubscribeUrl) || hasBraces(subject) || hasBraces(body)) return alone();
+      // A campaign's sends of one momentum share its channel and content: the batch is found by the momentum and
+      // checked against what it was made with (an edit between two sends of one turn sends the odd one alone);
+      // the template is rendered once per batch, not per e-mail.
+      let batch = gathering.get(delivery.momentumUuid);
+      if (
+        batch &&
+        (batch.client !== client || batch.from !== source || batch.subject !== subject || batch.body !== body)
+      )
+        return alone();
       return new Promise<SendResult>((resolve) => {
-        let batch = gathering.get(key);
         if (!batch) {
-          batch = { client, from: source, subject, html, text, items: [] };
-          gathering.set(key, batch);
-          const mine = batch;
+          const { html, text } = emailParts(body, UNSUBSCRIBE_VARIABLE);
+          const mine: BulkBatch = { client, from: source, subject, body, html, text, items: [] };
+          batch = mine;
+          gathering.set(delivery.momentumUuid, mine);
           setImmediate(() => {
-            if (gathering.get(key) !== mine) return; // already sent full
-            gathering.delete(key);
+            if (gathering.get(delivery.momentumUuid) !== mine) return; // already sent full
+            gathering.delete(delivery.momentumUuid);
             dispatch(mine);
           });
         }
-        batch.items.push({
-          to,
-          deliveryId: delivery.id,
-          ...(unsubscribeUrl ? { unsubscribeUrl } : {}),
-          alone,
-          resolve,
-        });
+        batch.items.push({ to, deliveryId: delivery.id, unsubscribeUrl, alone, resolve });
         if (batch.items.length >= SES_BULK_MAX) {
-          gathering.delete(key);
+          gathering.delete(delivery.momentumUuid);
           dispatch(batch);
         }
       });

@@ -32,7 +32,6 @@ interface Header {
   Name: string;
   Value: string;
 }
-type Tag = Header;
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
@@ -130,7 +129,6 @@ export async function startSesPeer(
     }
   };
   const headersOf = (list: Header[] | undefined) => Object.fromEntries((list ?? []).map((h) => [h.Name, h.Value]));
-  const tagsOf = headersOf;
 
   const sendEmail = (req: PeerRequest, signed: { accessKeyId: string; region: string }): Reply => {
     const body = parse<{
@@ -143,7 +141,7 @@ export async function startSesPeer(
           Headers?: Header[];
         };
       };
-      EmailTags?: Tag[];
+      EmailTags?: Header[];
     }>(req);
     if (!body) return awsError(400, 'BadRequestException', 'Request body is not valid JSON.');
     const simple = body.Content?.Simple;
@@ -168,7 +166,7 @@ export async function startSesPeer(
       ...(simple.Body.Html?.Data ? { html: simple.Body.Html.Data } : {}),
       ...(simple.Body.Text?.Data ? { text: simple.Body.Text.Data } : {}),
       headers: headersOf(simple.Headers),
-      tags: tagsOf(body.EmailTags),
+      tags: headersOf(body.EmailTags),
       bulk: false,
       at: new Date(),
     };
@@ -187,10 +185,10 @@ export async function startSesPeer(
           Headers?: Header[];
         };
       };
-      DefaultEmailTags?: Tag[];
+      DefaultEmailTags?: Header[];
       BulkEmailEntries?: {
         Destination?: { ToAddresses?: string[] };
-        ReplacementTags?: Tag[];
+        ReplacementTags?: Header[];
         ReplacementEmailContent?: { ReplacementTemplate?: { ReplacementTemplateData?: string } };
         ReplacementHeaders?: Header[];
       }[];
@@ -245,7 +243,7 @@ export async function startSesPeer(
         ...(content.Html ? { html: fill(content.Html) } : {}),
         ...(content.Text ? { text: fill(content.Text) } : {}),
         headers: { ...headersOf(template.Headers), ...headersOf(entry.ReplacementHeaders) },
-        tags: { ...tagsOf(body.DefaultEmailTags), ...tagsOf(entry.ReplacementTags) },
+        tags: { ...headersOf(body.DefaultEmailTags), ...headersOf(entry.ReplacementTags) },
         bulk: true,
         at: new Date(),
       };
