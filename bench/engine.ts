@@ -164,7 +164,7 @@ async function startServer(databaseUrl: string, tmp: string, profile: boolean): 
           WEB_DIST: path.join(tmp, 'no-web'),
           TRACKER_DIST: trackerDist,
         },
-        stdio: ['ignore', role === 'worker' ? 'pipe' : 'ignore', 'inherit'],
+        stdio: ['ignore', role === 'worker' ? 'pipe' : process.env.SERVER_LOG ? 'inherit' : 'ignore', 'inherit'],
       },
     );
   const http = spawnRole(WORKERS > 0 ? 'api' : 'all');
@@ -600,6 +600,15 @@ async function campaign(
     [momentum.uuid],
   );
   const received = push.received.length - before;
+  if (rows.some((r) => r.status !== 'sent')) {
+    // A run that did not deliver everything says why (the deliveries' recorded errors).
+    const why = await db.query<{ status: string; error: string | null; n: number }>(
+      `SELECT status, error, count(*)::int AS n FROM deliveries WHERE momentum_uuid = $1 AND status <> 'sent'
+       GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 5`,
+      [momentum.uuid],
+    );
+    for (const r of why.rows) console.error(`  ${r.n} ${r.status}: ${r.error ?? '(sem erro)'}`);
+  }
   return {
     persons: CAMPAIGN,
     generateSeconds,
@@ -1003,6 +1012,9 @@ async function main() {
     if (camp && profileDir) {
       const files = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
       if (files.length) camp.profile = mergeProfiles(files.map((f) => summariseProfile(path.join(profileDir, f))));
+      if (process.env.KEEP_PROFILES)
+        for (const f of files)
+          writeFileSync(path.join(process.env.KEEP_PROFILES, f), readFileSync(path.join(profileDir, f)));
     }
     await push.close();
     await ses.close();
