@@ -15,8 +15,8 @@
  *
  * Creates a scratch database and drops it at the end. Writes the Engine section of bench/RESULTS.md (between
  * its markers) unless RESULTS=0. Knobs: LATENCY_SECONDS (20), RATE (1000 events/s), TRIGGER_EVERY (10),
- * CAMPAIGN (100000; 0 skips), PHASES (latency,campaign), PROFILE=1 (the server runs with --cpu-prof during the
- * campaign and the report says where its time went).
+ * CAMPAIGN (100000; 0 skips), PHASES (latency,campaign,email,sms), MESSAGES (100000), PROFILE=1 (the server runs
+ * with --cpu-prof during the campaign and the report says where its time went).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createECDH, randomBytes } from 'node:crypto';
@@ -53,11 +53,10 @@ const RESULTS =
   process.env.RESULTS === '0' ? null : path.resolve(process.env.RESULTS ?? path.join(root, 'bench/RESULTS.md'));
 const SECRET_KEY = 'e'.repeat(43);
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-/** The engine's defaults (engine.ts, web-push.ts); ROLE=all and ROLE=worker use them, nothing in config.ts changes them. */
-/** What the server runs with: the defaults, or ENGINE_BATCH_SIZE / ENGINE_CONCURRENCY / PUSH_ENCRYPT_THREADS passed through. */
+/** What the server runs with: the defaults (config.ts, engine.ts, web-push.ts), or ENGINE_BATCH_SIZE / ENGINE_CONCURRENCY / PUSH_ENCRYPT_THREADS passed through. */
 const ENGINE = {
   batchSize: Number(process.env.ENGINE_BATCH_SIZE ?? 500),
-  concurrency: Number(process.env.ENGINE_CONCURRENCY ?? 64),
+  concurrency: Number(process.env.ENGINE_CONCURRENCY ?? 160),
   passes: 2,
   fanoutPage: 1000,
   pushSockets: 128,

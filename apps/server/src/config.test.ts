@@ -29,7 +29,7 @@ describe('config', () => {
   it("takes the engine's batch, concurrency and encryption threads from the environment, and refuses nonsense", () => {
     expect(loadConfig(base)).toMatchObject({
       engineBatchSize: 500,
-      engineConcurrency: 64,
+      engineConcurrency: 160,
       pushEncryptThreads: undefined,
     });
     expect(

@@ -28,9 +28,13 @@ const envSchema = z.object({
   API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /** Seconds a delivery may stay `sending` before a sweeper hands it back to the queue (a worker died). */
   DELIVERY_LEASE_SECONDS: z.coerce.number().int().positive().default(60),
-  /** Deliveries one send pass claims at once, and sends in flight per pass (two passes overlap). */
+  /**
+   * Deliveries one send pass claims at once, and sends in flight per pass (two passes overlap). 160 in flight keep
+   * the encryption thread fed while the event loop posts and records (bench/RESULTS.md: with 64, the 2-core box
+   * sat ~14 % idle during a campaign).
+   */
   ENGINE_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
-  ENGINE_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
+  ENGINE_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(160),
   /** Worker threads encrypting web pushes (aes128gcm); unset: one per spare core, up to 4; 0: on the main thread. */
   PUSH_ENCRYPT_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** The collector's write-ahead spool folder (accepted events survive a crash); `off`: memory only. */

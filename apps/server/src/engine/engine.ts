@@ -97,7 +97,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
   const box = createSecretBox(ctx.config.secretKey);
   const adapters = new Map(options.adapters.map((a) => [a.type, a]));
   const batchSize = options.batchSize ?? 500;
-  const concurrency = options.concurrency ?? 64;
+  const concurrency = options.concurrency ?? 160;
   const matchers = new Map<string, { at: number; list: CompiledMomentum[] }>();
   const onsiteHint = new Set<string>();
   const vapid = new Map<string, { public: string; private: string; root: string }>();
