@@ -168,6 +168,11 @@ async function startServer(databaseUrl: string, tmp: string, profile: boolean): 
     );
   const http = spawnRole(WORKERS > 0 ? 'api' : 'all');
   const children = [http];
+  // A bench that dies (an uncaught error, its database connection cut) takes its servers with it: an orphan would
+  // keep sending and skew the next run's figures.
+  process.once('exit', () => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (http.exitCode !== null) throw new Error(`o servidor saiu com ${http.exitCode}`);
