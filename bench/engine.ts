@@ -20,7 +20,16 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createECDH, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -53,7 +62,10 @@ const RESULTS =
   process.env.RESULTS === '0' ? null : path.resolve(process.env.RESULTS ?? path.join(root, 'bench/RESULTS.md'));
 const SECRET_KEY = 'e'.repeat(43);
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-/** What the server runs with: the defaults (config.ts, engine.ts, web-push.ts), or ENGINE_BATCH_SIZE / ENGINE_CONCURRENCY / PUSH_ENCRYPT_THREADS passed through. */
+/**
+ * What the server runs with: the defaults (config.ts, engine.ts, web-push.ts), or ENGINE_BATCH_SIZE /
+ * ENGINE_CONCURRENCY / PUSH_ENCRYPT_THREADS passed through.
+ */
 const ENGINE = {
   batchSize: Number(process.env.ENGINE_BATCH_SIZE ?? 500),
   concurrency: Number(process.env.ENGINE_CONCURRENCY ?? 160),
@@ -1016,9 +1028,8 @@ async function main() {
     if (camp && profileDir) {
       const files = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
       if (files.length) camp.profile = mergeProfiles(files.map((f) => summariseProfile(path.join(profileDir, f))));
-      if (process.env.KEEP_PROFILES)
-        for (const f of files)
-          writeFileSync(path.join(process.env.KEEP_PROFILES, f), readFileSync(path.join(profileDir, f)));
+      const keep = process.env.KEEP_PROFILES;
+      if (keep) for (const f of files) copyFileSync(path.join(profileDir, f), path.join(keep, f));
     }
     await push.close();
     await ses.close();

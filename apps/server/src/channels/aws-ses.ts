@@ -14,8 +14,8 @@ import { parseRetryAfter } from './web-push.ts';
  * `AWS_SES_ENDPOINT` replaces the regional endpoint (tests and staging point it at a local peer).
  * The SDK's own retries are off (maxAttempts 1): the engine retries with its backoff and Retry-After.
  *
- * A campaign's e-mails go out in bulk: sends of one momentum that arrive in the same turn of the event loop (same keys,
- * sender, subject and body) are gathered (up to 50, SES's limit per call) into one SESv2 SendBulkEmail
+ * A campaign's e-mails go out in bulk: sends of one momentum that arrive in the same turn of the event loop (same
+ * keys, sender, subject and body) are gathered (up to 50, SES's limit per call) into one SESv2 SendBulkEmail
  * (`POST /v2/email/outbound-bulk-emails`), the content as an inline template whose only variable is the
  * unsubscribe address, given per destination with the List-Unsubscribe headers and the delivery tag. The SDK's
  * per-call work (serialising, signing, middleware) was the bound of the server's event loop at 100,000 e-mails.
@@ -24,7 +24,7 @@ import { parseRetryAfter } from './web-push.ts';
  * bad address fails alone. Assumption (not verifiable offline): with inline template content SES does "simple
  * substitution" of {{name}}; bulk is used only when the unsubscribe address has no HTML-special character and the
  * subject and body have no '{{' or '}}' of their own, so escaping or not gives the same e-mail. Anything else, and
- * a lone send, goes through SendEmail as before. Sends are gathered per momentum (one channel, one content).
+ * a lone send, goes through SendEmail as before.
  */
 
 const PROVIDER = 'Amazon SES';
