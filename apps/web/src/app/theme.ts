@@ -24,6 +24,8 @@ export const theme = createTheme({
   components: {
     Button: { defaultProps: { radius: 'md' } },
     Card: { defaultProps: { radius: 'lg' } },
-    Modal: { defaultProps: { radius: 'lg', centered: true } },
+    // Mantine's close button is an icon: without this, screen readers announce an unnamed button in every dialog.
+    Modal: { defaultProps: { radius: 'lg', centered: true, closeButtonProps: { 'aria-label': 'Fechar' } } },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Fechar' } } },
   },
 });
