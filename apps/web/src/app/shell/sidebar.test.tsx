@@ -1,40 +1,22 @@
 import type { DomainItem } from '@impeto/shared';
-import { MantineProvider } from '@mantine/core';
-import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { toSelectedDomain } from '../../lib/domain-store.ts';
+import { renderPage, testDomain } from '../../test/render-page.tsx';
 import { Sidebar } from './sidebar.tsx';
-
-const domain = (overrides: Partial<DomainItem> = {}): DomainItem => ({
-  uuid: '11111111-1111-4111-8111-111111111111',
-  name: 'Loja Aurora',
-  domain: 'https://loja.example.com',
-  domain_root: 'https://loja.example.com',
-  gero_id: 'G-123',
-  gero_validate: true,
-  gero_version: '1.0.0',
-  cn_sw_version: '1.0.0',
-  status: 'Active',
-  active: true,
-  ...overrides,
-});
 
 function renderSidebar(domains: DomainItem[], selectedIndex: number | null) {
   const selected =
     selectedIndex === null ? null : toSelectedDomain(domains[selectedIndex] as DomainItem, selectedIndex);
-  render(
-    <MantineProvider>
-      <MemoryRouter initialEntries={['/domains']}>
-        <Sidebar
-          domains={domains}
-          selected={selected}
-          onSelectDomain={vi.fn()}
-          onOpenScript={vi.fn()}
-          onLogout={vi.fn()}
-        />
-      </MemoryRouter>
-    </MantineProvider>,
+  renderPage(
+    <Sidebar
+      domains={domains}
+      selected={selected}
+      onSelectDomain={vi.fn()}
+      onOpenScript={vi.fn()}
+      onLogout={vi.fn()}
+    />,
+    { route: '/domains' },
   );
   return within(screen.getByRole('navigation', { name: 'Menu principal' }));
 }
@@ -43,7 +25,7 @@ const FEATURES = ['Analytics', 'Momentums', 'Campanhas', 'GCD', 'Mídias', 'Cana
 
 describe('sidebar', () => {
   it('enables every item, with ?domain=, when the selected domain is allowed', () => {
-    const nav = renderSidebar([domain()], 0);
+    const nav = renderSidebar([testDomain()], 0);
     for (const name of [...FEATURES, 'Domínios']) {
       const link = nav.getByRole('link', { name });
       expect(link.getAttribute('aria-disabled')).toBeNull();
@@ -53,13 +35,13 @@ describe('sidebar', () => {
   });
 
   it('disables the feature items when the selected domain is not validated', () => {
-    const nav = renderSidebar([domain({ gero_validate: false })], 0);
+    const nav = renderSidebar([testDomain({ gero_validate: false })], 0);
     for (const name of FEATURES) expect(nav.getByRole('link', { name }).getAttribute('aria-disabled')).toBe('true');
     expect(nav.getByRole('link', { name: 'Domínios' }).getAttribute('aria-disabled')).toBeNull();
   });
 
   it('disables the feature items when the selected domain is inactive', () => {
-    const nav = renderSidebar([domain({ status: 'Inactive' })], 0);
+    const nav = renderSidebar([testDomain({ status: 'Inactive' })], 0);
     expect(nav.getByRole('link', { name: 'Momentums' }).getAttribute('aria-disabled')).toBe('true');
   });
 

@@ -1,7 +1,7 @@
-import { MantineProvider } from '@mantine/core';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { renderPage } from '../../../test/render-page.tsx';
 import { ALERT_POSITIONS, type AlertPosition } from '../webview.ts';
 import { PositionGrid } from './position-grid.tsx';
 
@@ -10,11 +10,7 @@ const labels = Object.fromEntries(ALERT_POSITIONS.map((p) => [p, `posição ${p}
 describe('alert position', () => {
   it('is a 3×3 grid of radios in reading order, the chosen one checked, a click choosing another', async () => {
     const onChange = vi.fn();
-    render(
-      <MantineProvider>
-        <PositionGrid value="topRight" onChange={onChange} labels={labels} />
-      </MantineProvider>,
-    );
+    renderPage(<PositionGrid value="topRight" onChange={onChange} labels={labels} />);
     const group = screen.getByRole('radiogroup', { name: 'Posição' });
     const radios = screen.getAllByRole('radio');
     expect(group).toBeTruthy();
