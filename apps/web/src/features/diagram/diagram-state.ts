@@ -279,3 +279,54 @@ export const BLOCK_LABELS: Record<DiagramBlockType, string> = {
 };
 
 export const toMomentumType = (kind: DiagramKind): MomentumType => kind;
+
+// ------------------------------------------------------------------ incomplete blocks, by name
+
+const PUSH_FIELD_LABELS: Record<string, string> = {
+  channel_uuid: 'Canal',
+  filter: 'Canal',
+  name: 'Nome da notificação',
+  title: 'Título',
+  message: 'Mensagem',
+  icon_uri: 'URL do ícone',
+  image: 'URL da imagem',
+  redirect_uri: 'URL de redirecionamento',
+  intervalRecurrency: 'Intervalos entre envios',
+};
+
+/** The labels of a dispatcher's failing fields, in the order the form shows them. */
+export function missingFieldLabels(errors: FieldErrors): string[] {
+  const labels: Record<string, string> = { ...PUSH_FIELD_LABELS };
+  for (const fields of Object.values(TEXT_CHANNEL_FIELDS)) for (const f of fields) labels[f.key] ??= f.label;
+  const out: string[] = [];
+  for (const key of Object.keys(errors)) {
+    const label = key.startsWith('webview') ? 'a mensagem on-site' : (labels[key.split('.')[0] ?? ''] ?? null);
+    if (label && !out.includes(label)) out.push(label);
+  }
+  const order = [...Object.values(PUSH_FIELD_LABELS)];
+  return out.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+}
+
+/**
+ * A draft is saved only with whole blocks (the server checks every block, drafts too): an incomplete one stops the
+ * save with its name and, for the channel, the fields it lacks.
+ */
+export function incompleteDraftMessage(type: DiagramBlockType, errors: FieldErrors): string {
+  const fields = type === 'dispatcher' ? missingFieldLabels(errors) : [];
+  const lacking = fields.length ? `: falta ${fields.join(', ')}` : '';
+  return `O bloco ${BLOCK_LABELS[type]} está incompleto${lacking}. Complete-o ou remova-o para salvar o rascunho.`;
+}
+
+/**
+ * Items created through the API carry no channel_uuid (spec doc 2 §7: only the update sends it) and the engine
+ * sends by the block's channel type; the editor takes the domain's channel of that type.
+ */
+export function withResolvedChannel(
+  forms: DiagramForms,
+  channels: readonly { uuid: string; channel_type: string; active?: boolean }[] | undefined,
+): DiagramForms {
+  const d = forms.dispatcher;
+  if (!d || d.channel_uuid || !d.channel_type || !channels) return forms;
+  const match = channels.find((c) => c.channel_type === d.channel_type && c.active !== false);
+  return match ? { ...forms, dispatcher: { ...d, channel_uuid: match.uuid } } : forms;
+}

@@ -321,3 +321,143 @@ describe('diagram editor', () => {
     expect(screen.queryByText('Passo 1 de 6')).toBeNull();
   });
 });
+
+// Issue #29: what a marketer still tripped over in the diagram.
+describe('diagram editor, issue #29', () => {
+  const ID = '66666666-6666-4666-8666-666666666666';
+  const pushValues = {
+    filter: 'CELL_NOTIFICATION',
+    name: 'Carrinho',
+    title: 'Esqueceu algo?',
+    message: 'Seu carrinho espera por você.',
+    icon_uri: 'https://loja.example.com/i.png',
+    image: '',
+    redirect_uri: 'https://loja.example.com/carrinho',
+    intervalRecurrency: [],
+  };
+  const itemOf = (overrides: Record<string, unknown> = {}) => ({
+    uuid: ID,
+    company_uuid: COMPANY,
+    domain_uuid: DOMAIN,
+    user_uuid: 'u',
+    type: 'momentum',
+    momentum_title: 'Carrinho abandonado',
+    momentum_description: null,
+    status: 'Draft',
+    active: false,
+    scheduled_at: null,
+    channel_uuid: PUSH,
+    channels: { channel_type: 'CELL_NOTIFICATION' },
+    momentums: [
+      { type: 'filter', regex: false, values: [{ filter: 'all', value: [] }] },
+      {
+        type: 'trigger',
+        regex: false,
+        values: [{ filter: 'pageview', comparation: 'contain', value: ['/carrinho'], dischargeIn: [] }],
+      },
+      { type: 'dispatcher', values: [pushValues] },
+    ],
+    worktime: null,
+    created_at: '2026-03-10T12:00:00.000Z',
+    updated_at: '2026-03-10T12:00:00.000Z',
+    ...overrides,
+  });
+
+  it("Imediato on a draft shows the success toast and lands on the list without 'em andamento'", async () => {
+    let stored = itemOf();
+    const calls = serve((url, init) => {
+      if (url === `/api/momentum/list?id=${ID}`) return { body: { message: 'ok', data: stored } };
+      if (url === '/api/momentum/update' && init.method === 'PUT') {
+        stored = itemOf({ status: 'Active', active: true });
+        return { body: { message: mm.updated('momentum'), data: stored } };
+      }
+      return undefined;
+    });
+    const view = renderApp(`/momentum/diagram?domain=${DOMAIN}&id=${ID}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Salvar como' }, { timeout: 5000 }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Imediato' }));
+    expect(await screen.findByText(mm.updated('momentum'))).toBeTruthy();
+    expect(calls.filter((c) => c.url === '/api/momentum/update')).toHaveLength(1);
+    await waitFor(() => expect(view.router.state.location.pathname).toBe('/v2/momentums'), { timeout: 5000 });
+    expect((view.router.state.location.state as { error?: string } | null)?.error).toBeUndefined();
+    expect(screen.queryByText(mm.editActive)).toBeNull();
+    expect(calls.filter((c) => c.url === '/api/momentum/update')).toHaveLength(1);
+  });
+
+  it('a draft with a half-filled channel is not saved: the warning names the block and what it lacks', async () => {
+    const calls = serve((url) => {
+      if (url === `/api/momentum/list?id=${ID}`)
+        return { body: { message: 'ok', data: itemOf({ momentums: itemOf().momentums.slice(0, 2) }) } };
+      if (url === '/api/momentum/update') return { body: { message: mm.draftUpdated, data: itemOf() } };
+      return undefined;
+    });
+    renderApp(`/momentum/diagram?domain=${DOMAIN}&id=${ID}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Adicionar Canal' }, { timeout: 5000 }));
+    await userEvent.click(field(/^Canal/));
+    await userEvent.click(await screen.findByRole('option', { name: 'Notificação push' }));
+    fireEvent.change(await waitFor(() => field(/^Título/)), { target: { value: 'Só o título' } });
+    await backToBlocks();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar como' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Rascunho' }));
+    expect(
+      await screen.findByText(
+        'O bloco Canal está incompleto: falta Nome da notificação, Mensagem, URL do ícone, URL de redirecionamento. Complete-o ou remova-o para salvar o rascunho.',
+      ),
+    ).toBeTruthy();
+    expect(calls.some((c) => c.url === '/api/momentum/update')).toBe(false);
+    // The block opens with its missing fields marked.
+    expect(field(/^Mensagem/).getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it("an item stored without channel_uuid (the demo's) opens with its channel chosen by type and saves it", async () => {
+    const stored = itemOf({ status: 'Paused', scheduled_at: '2099-01-05T12:00:00.000Z', channel_uuid: null });
+    const calls = serve((url) => {
+      if (url === `/api/momentum/list?id=${ID}`) return { body: { message: 'ok', data: stored } };
+      if (url === '/api/momentum/update') return { body: { message: mm.updated('momentum'), data: stored } };
+      return undefined;
+    });
+    renderApp(`/momentum/diagram?domain=${DOMAIN}&id=${ID}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Editar Canal' }, { timeout: 5000 }));
+    await waitFor(() => expect((field(/^Canal/) as HTMLInputElement).value).toBe('Notificação push'));
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/momentum/update')).toBe(true));
+    expect(calls.find((c) => c.url === '/api/momentum/update')?.json).toMatchObject({ channel_uuid: PUSH });
+  });
+
+  it("leaving with unsaved changes asks 'Descartar alterações?'; beforeunload asks the browser too", async () => {
+    serve();
+    const view = renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Adicionar Filtro' }, { timeout: 5000 }));
+
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+
+    await userEvent.click(screen.getByRole('link', { name: 'Voltar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Descartar alterações?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Continuar editando' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Descartar alterações?' })).toBeNull());
+    expect(view.router.state.location.pathname).toBe('/momentum/diagram');
+
+    await userEvent.click(screen.getByRole('link', { name: 'Voltar' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Descartar alterações?' })).getByRole('button', {
+        name: 'Descartar',
+      }),
+    );
+    await waitFor(() => expect(view.router.state.location.pathname).toBe('/v2/momentums'));
+  });
+
+  it('an untouched diagram leaves at once and lets the page unload', async () => {
+    serve();
+    const view = renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    await screen.findByTestId('panel-heading', {}, { timeout: 5000 });
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(false);
+    await userEvent.click(screen.getByRole('link', { name: 'Voltar' }));
+    await waitFor(() => expect(view.router.state.location.pathname).toBe('/v2/momentums'));
+    expect(screen.queryByRole('dialog', { name: 'Descartar alterações?' })).toBeNull();
+  });
+});

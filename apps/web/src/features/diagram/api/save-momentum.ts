@@ -32,7 +32,8 @@ export function useSaveDiagram() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: ['momentums'] }),
-        queryClient.invalidateQueries({ queryKey: ['momentum'] }),
+        // Marked stale, not read again now: the editor that saved is leaving (an Active item would bounce it).
+        queryClient.invalidateQueries({ queryKey: ['momentum'], refetchType: 'none' }),
       ]),
   });
 }

@@ -1,6 +1,6 @@
 import '@xyflow/react/dist/style.css';
 import { type MomentumItem, momentumMessages as mm } from '@impeto/shared';
-import { Alert, Box, Button, Flex, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Alert, Box, Button, Flex, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   IconAlertTriangle,
@@ -12,7 +12,7 @@ import {
 } from '@tabler/icons-react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { type CSSProperties, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useBlocker, useNavigate, useSearchParams } from 'react-router';
 import { CenteredLoader } from '../../../components/ui/centered-loader.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useSelectedDomain } from '../../../lib/domain-store.ts';
@@ -21,6 +21,7 @@ import { getSession } from '../../../lib/session.ts';
 import { removeKey, writeJson } from '../../../lib/storage.ts';
 import { type FieldErrors, ScheduleModal, worktimeWithEndDate } from '../../blocks/index.ts';
 import { useDiagramMomentum } from '../api/get-momentum.ts';
+import { useDomainChannels } from '../api/list-domain-channels.ts';
 import { type DiagramSaveBody, useSaveDiagram } from '../api/save-momentum.ts';
 import { BlockPanel, type PanelMode } from '../components/block-panel.tsx';
 import { DiagramCanvas } from '../components/diagram-canvas.tsx';
@@ -35,8 +36,10 @@ import {
   type DiagramForms,
   diagramMessages,
   formsToBlocks,
+  incompleteDraftMessage,
   newForm,
   REQUIRED_BLOCKS,
+  withResolvedChannel,
 } from '../diagram-state.ts';
 import { type DiagramBlockType, type DiagramKind, fromGraph, nextBlockType, toGraph } from '../graph.ts';
 
@@ -54,6 +57,11 @@ export function DiagramPage({ kind }: { kind: DiagramKind }) {
   const viewOnly = params.get('view') === '1' || params.get('mode') === 'view' || params.has('viewonly');
   const query = useDiagramMomentum(id);
   const back = withDomain(listPathOf(kind), domainUuid);
+  // After a save the item is shown as it was opened until the redirect: the saved item may now be Active, and
+  // reading it again would send the user back with 'em andamento' right after the success toast.
+  const [saved, setSaved] = useState(false);
+  const opened = useRef(query.data);
+  if (!saved) opened.current = query.data;
 
   if (id && query.isPending) return <CenteredLoader label="Carregando..." />;
   if (id && (query.isError || !query.data)) {
@@ -68,7 +76,7 @@ export function DiagramPage({ kind }: { kind: DiagramKind }) {
       </Alert>
     );
   }
-  const item = query.data;
+  const item = opened.current;
   if (item && item.status === 'Deleted' && !viewOnly)
     return <Navigate to={back} replace state={{ error: mm.notFound }} />;
   // Editing a running item is refused (spec doc 2 §2.2, READINGS A-33).
@@ -78,7 +86,14 @@ export function DiagramPage({ kind }: { kind: DiagramKind }) {
   return (
     <TourProvider enabled={kind === 'momentum' && !item && !viewOnly}>
       <ReactFlowProvider>
-        <DiagramEditor key={item?.uuid ?? 'new'} kind={kind} domainUuid={domainUuid} item={item} viewOnly={viewOnly} />
+        <DiagramEditor
+          key={item?.uuid ?? 'new'}
+          kind={kind}
+          domainUuid={domainUuid}
+          item={item}
+          viewOnly={viewOnly}
+          onSaved={() => setSaved(true)}
+        />
       </ReactFlowProvider>
     </TourProvider>
   );
@@ -89,12 +104,16 @@ export interface DiagramEditorProps {
   domainUuid: string;
   item?: MomentumItem | undefined;
   viewOnly?: boolean;
+  /** Called when the server accepted the save, before the redirect. */
+  onSaved?: () => void;
 }
 
 const NO_LOCK: ReadonlySet<DiagramBlockType> = new Set();
 const NON_DRAFT_LOCK: ReadonlySet<DiagramBlockType> = new Set(['filter', 'trigger']);
 
-export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: DiagramEditorProps) {
+export const DISCARD_TITLE = 'Descartar alterações?';
+
+export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSaved }: DiagramEditorProps) {
   const navigate = useNavigate();
   const selectedDomain = useSelectedDomain();
   const siteRoot = selectedDomain?.domain_root ?? '';
@@ -104,14 +123,32 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: Diag
 
   const [title, setTitle] = useState(item?.momentum_title ?? '');
   const [description, setDescription] = useState(item?.momentum_description ?? '');
-  const [forms, setForms] = useState<DiagramForms>(() =>
+  const [rawForms, setForms] = useState<DiagramForms>(() =>
     item ? blocksToForms(item.momentums, kind, item.channel_uuid) : {},
   );
+  const channels = useDomainChannels(domainUuid);
+  const forms = useMemo(() => withResolvedChannel(rawForms, channels.data), [rawForms, channels.data]);
   const [selected, setSelected] = useState<DiagramBlockType | null>(null);
   const [showErrors, setShowErrors] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const [scheduleOpen, setScheduleOpen] = useState(false);
   const leaving = useRef(false);
+  const [pristine] = useState(() => JSON.stringify({ title, description, forms: rawForms }));
+  const dirty = !viewOnly && JSON.stringify({ title, description, forms: rawForms }) !== pristine;
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (!dirty) return;
+    const ask = (event: BeforeUnloadEvent) => {
+      if (leaving.current) return;
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [dirty]);
 
   const mode: PanelMode = viewOnly ? 'view' : item ? 'edit' : 'new';
   const isDraft = !item || item.status === 'Draft';
@@ -175,7 +212,7 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: Diag
     setSelected(null);
   };
   const changeForm = <T extends DiagramBlockType>(type: T, form: NonNullable<DiagramForms[T]>) => {
-    setForms((f) => ({ ...f, [type]: form }));
+    setForms((f) => ({ ...withResolvedChannel(f, channels.data), [type]: form }));
     if (type === 'dispatcher') {
       const uuid = (form as NonNullable<DiagramForms['dispatcher']>).channel_uuid;
       if (uuid && uuid !== channelUuid) writeJson('session', CHANNEL_STORAGE_KEY, uuid);
@@ -202,7 +239,16 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: Diag
       );
       return null;
     }
-    if (choice === 'draft') return results.filter((r) => r.check.ok).map((r) => (r.check as { block: unknown }).block);
+    if (choice === 'draft') {
+      const incomplete = results.find((r) => !r.check.ok);
+      if (incomplete && !incomplete.check.ok) {
+        setShowErrors(true);
+        setSelected(incomplete.block.type);
+        warn(incompleteDraftMessage(incomplete.block.type, incomplete.check.errors));
+        return null;
+      }
+      return results.map((r) => (r.check as { block: unknown }).block);
+    }
     const missing = REQUIRED_BLOCKS[kind].filter((t) => !onBoard.some((b) => b.type === t));
     if (missing.length) {
       warn(mm.blocksRequired(kind));
@@ -251,6 +297,7 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: Diag
         removeKey('session', CHANNEL_STORAGE_KEY);
         setScheduleOpen(false);
         leaving.current = true;
+        onSaved?.();
         setTimeout(() => navigate(back), REDIRECT_DELAY_MS);
       },
       onError: (error) => warn(errorMessage(error)),
@@ -390,6 +437,27 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false }: Diag
         loading={save.isPending}
         onSchedule={(iso) => submit('schedule', iso)}
       />
+
+      <Modal
+        opened={blocker.state === 'blocked'}
+        onClose={() => blocker.reset?.()}
+        title={DISCARD_TITLE}
+        centered
+        zIndex={400}
+      >
+        <Text size="sm">
+          {kind === 'campaign' ? 'Esta campanha tem' : 'Este momentum tem'} alterações que ainda não foram salvas. Se
+          sair agora, elas serão perdidas.
+        </Text>
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={() => blocker.reset?.()}>
+            Continuar editando
+          </Button>
+          <Button color="red" onClick={() => blocker.proceed?.()}>
+            Descartar
+          </Button>
+        </Group>
+      </Modal>
     </Stack>
   );
 }
