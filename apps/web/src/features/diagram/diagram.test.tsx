@@ -85,7 +85,7 @@ describe('diagram editor', () => {
   it('offers only the next block: Filtro → Gatilho → Canal → Final, walking Passo 1–4', async () => {
     serve();
     renderApp(`/momentum/diagram?domain=${DOMAIN}`);
-    expect((await screen.findByTestId('panel-heading', {}, { timeout: 5000 })).textContent).toContain('Passo 1');
+    expect((await screen.findByTestId('panel-heading', {}, { timeout: 15_000 })).textContent).toContain('Passo 1');
     expect(screen.getByText('Monte seu momentum')).toBeTruthy();
 
     const steps = [
@@ -107,7 +107,7 @@ describe('diagram editor', () => {
   it('a campaign offers only Filtro, then Canal', async () => {
     serve();
     renderApp(`/campaign/diagram?domain=${DOMAIN}`);
-    expect((await screen.findByTestId('panel-heading', {}, { timeout: 5000 })).textContent).toContain('Passo 1');
+    expect((await screen.findByTestId('panel-heading', {}, { timeout: 15_000 })).textContent).toContain('Passo 1');
     expect(screen.getByText('Monte sua campanha')).toBeTruthy();
     expect(addButtons()).toEqual(['Adicionar Filtro']);
     await userEvent.click(screen.getByRole('button', { name: 'Adicionar Filtro' }));
@@ -123,7 +123,7 @@ describe('diagram editor', () => {
     serve();
     renderApp(`/momentum/diagram?domain=${DOMAIN}`);
     for (const name of ['Adicionar Filtro', 'Adicionar Gatilho', 'Adicionar Canal']) {
-      await userEvent.click(await screen.findByRole('button', { name }, { timeout: 5000 }));
+      await userEvent.click(await screen.findByRole('button', { name }, { timeout: 15_000 }));
       if (name !== 'Adicionar Canal') await backToBlocks();
     }
     await userEvent.click(field(/^Canal/));
@@ -190,7 +190,7 @@ describe('diagram editor', () => {
         : undefined,
     );
     renderApp(`/momentum/diagram?domain=${DOMAIN}`);
-    await userEvent.click(await screen.findByRole('button', { name: 'Salvar como' }, { timeout: 5000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Salvar como' }, { timeout: 15_000 }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Rascunho' }));
     expect(await screen.findByText(mm.titleRequired('momentum'))).toBeTruthy();
     expect(calls.some((c) => c.url === '/api/momentum/create')).toBe(false);
@@ -262,7 +262,7 @@ describe('diagram editor', () => {
       url === `/api/momentum/list?id=${ID}` ? { body: { message: 'ok', data: item } } : undefined,
     );
     renderApp(`/campaign/diagram?domain=${DOMAIN}&id=${ID}`);
-    expect(await screen.findByText('Editando', {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('Editando', {}, { timeout: 15_000 })).toBeTruthy();
     expect(screen.getByTestId('panel-heading').textContent).toContain('Todos os blocos foram adicionados');
     await userEvent.click(screen.getByRole('button', { name: 'Editar Canal' }));
     expect(screen.getByTestId('counter-título').getAttribute('data-level')).toBe('danger');
@@ -296,7 +296,7 @@ describe('diagram editor', () => {
     };
     serve((url) => (url === `/api/momentum/list?id=${ID}` ? { body: { message: 'ok', data: item } } : undefined));
     renderApp(`/momentum/diagram?domain=${DOMAIN}&id=${ID}&view=1`);
-    const panel = await screen.findByTestId('panel-heading', {}, { timeout: 5000 });
+    const panel = await screen.findByTestId('panel-heading', {}, { timeout: 15_000 });
     expect(within(panel.parentElement as HTMLElement).getByText('Visualizar')).toBeTruthy();
     expect(addButtons()).toEqual([]);
     expect(screen.queryByRole('button', { name: 'Salvar como' })).toBeNull();
@@ -308,7 +308,7 @@ describe('diagram editor', () => {
     localStorage.removeItem(TOUR_DONE_KEY);
     serve();
     const first = renderApp(`/momentum/diagram?domain=${DOMAIN}`);
-    expect(await screen.findByText('Passo 1 de 6', {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('Passo 1 de 6', {}, { timeout: 15_000 })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Próximo' }));
     expect(await screen.findByText('Passo 2 de 6')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Pular tour' }));
@@ -317,7 +317,7 @@ describe('diagram editor', () => {
     first.unmount();
 
     renderApp(`/momentum/diagram?domain=${DOMAIN}`);
-    await screen.findByTestId('panel-heading', {}, { timeout: 5000 });
+    await screen.findByTestId('panel-heading', {}, { timeout: 15_000 });
     expect(screen.queryByText('Passo 1 de 6')).toBeNull();
   });
 });
@@ -374,11 +374,11 @@ describe('diagram editor, issue #29', () => {
       return undefined;
     });
     const view = renderApp(`/momentum/diagram?domain=${DOMAIN}&id=${ID}`);
-    await userEvent.click(await screen.findByRole('button', { name: 'Salvar como' }, { timeout: 5000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Salvar como' }, { timeout: 15_000 }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Imediato' }));
     expect(await screen.findByText(mm.updated('momentum'))).toBeTruthy();
     expect(calls.filter((c) => c.url === '/api/momentum/update')).toHaveLength(1);
-    await waitFor(() => expect(view.router.state.location.pathname).toBe('/v2/momentums'), { timeout: 5000 });
+    await waitFor(() => expect(view.router.state.location.pathname).toBe('/v2/momentums'), { timeout: 15_000 });
     expect((view.router.state.location.state as { error?: string } | null)?.error).toBeUndefined();
     expect(screen.queryByText(mm.editActive)).toBeNull();
     expect(calls.filter((c) => c.url === '/api/momentum/update')).toHaveLength(1);
@@ -392,7 +392,7 @@ describe('diagram editor, issue #29', () => {
       return undefined;
     });
     renderApp(`/momentum/diagram?domain=${DOMAIN}&id=${ID}`);
-    await userEvent.click(await screen.findByRole('button', { name: 'Adicionar Canal' }, { timeout: 5000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Adicionar Canal' }, { timeout: 15_000 }));
     await userEvent.click(field(/^Canal/));
     await userEvent.click(await screen.findByRole('option', { name: 'Notificação push' }));
     fireEvent.change(await waitFor(() => field(/^Título/)), { target: { value: 'Só o título' } });
@@ -418,7 +418,7 @@ describe('diagram editor, issue #29', () => {
       return undefined;
     });
     renderApp(`/momentum/diagram?domain=${DOMAIN}&id=${ID}`);
-    await userEvent.click(await screen.findByRole('button', { name: 'Editar Canal' }, { timeout: 5000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Editar Canal' }, { timeout: 15_000 }));
     await waitFor(() => expect((field(/^Canal/) as HTMLInputElement).value).toBe('Notificação push'));
     await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
     await waitFor(() => expect(calls.some((c) => c.url === '/api/momentum/update')).toBe(true));
@@ -428,7 +428,7 @@ describe('diagram editor, issue #29', () => {
   it("leaving with unsaved changes asks 'Descartar alterações?'; beforeunload asks the browser too", async () => {
     serve();
     const view = renderApp(`/momentum/diagram?domain=${DOMAIN}`);
-    await userEvent.click(await screen.findByRole('button', { name: 'Adicionar Filtro' }, { timeout: 5000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Adicionar Filtro' }, { timeout: 15_000 }));
 
     const unload = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(unload);
@@ -452,12 +452,37 @@ describe('diagram editor, issue #29', () => {
   it('an untouched diagram leaves at once and lets the page unload', async () => {
     serve();
     const view = renderApp(`/momentum/diagram?domain=${DOMAIN}`);
-    await screen.findByTestId('panel-heading', {}, { timeout: 5000 });
+    await screen.findByTestId('panel-heading', {}, { timeout: 15_000 });
     const unload = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(unload);
     expect(unload.defaultPrevented).toBe(false);
     await userEvent.click(screen.getByRole('link', { name: 'Voltar' }));
     await waitFor(() => expect(view.router.state.location.pathname).toBe('/v2/momentums'));
     expect(screen.queryByRole('dialog', { name: 'Descartar alterações?' })).toBeNull();
+  });
+});
+
+describe('diagram finish, issue #29', () => {
+  it('a finish day picked without a time ends at 23:45 of that day, and the form says so', async () => {
+    serve();
+    renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    for (const name of ['Adicionar Filtro', 'Adicionar Gatilho', 'Adicionar Canal', 'Adicionar Final']) {
+      await userEvent.click(await screen.findByRole('button', { name }, { timeout: 15_000 }));
+      if (name !== 'Adicionar Final') await backToBlocks();
+    }
+    expect(screen.getByText('Sem horário escolhido, vale o fim do dia: 23:45.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: /^Data de finalização/ }));
+    const calendar = await screen.findByRole('dialog');
+    const next = calendar.querySelector('button[data-direction="next"]') as HTMLElement;
+    await userEvent.click(next);
+    const days = within(calendar)
+      .getAllByRole('button')
+      .filter((b) => /^\d+ \S+ \d{4}$/.test(b.getAttribute('aria-label') ?? '') && !b.hasAttribute('data-outside'));
+    const day = days[9] as HTMLElement;
+    await userEvent.click(day);
+    await userEvent.click(calendar.querySelector('.mantine-DateTimePicker-submitButton') as HTMLElement);
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: /^Data de finalização/ }).textContent).toMatch(/ - 23:45$/),
+    );
   });
 });

@@ -11,6 +11,9 @@ export interface FinishFormProps {
   readOnly?: boolean;
 }
 
+/** A day picked without a time ends at the day's last quarter hour (the finish sits on the 15-minute grid). */
+export const END_OF_DAY = '23:45';
+
 /** Finalização: the single option 'Finalizar por data', no earlier than now, 15-minute steps (spec doc 2 §2.4). */
 export function FinishForm({ value, onChange, errors = {}, readOnly }: FinishFormProps) {
   return (
@@ -23,7 +26,9 @@ export function FinishForm({ value, onChange, errors = {}, readOnly }: FinishFor
         placeholder="dd/mm/aaaa - hh:mm"
         valueFormat="DD/MM/YYYY - HH:mm"
         minDate={nextQuarterInput()}
+        description={readOnly ? undefined : `Sem horário escolhido, vale o fim do dia: ${END_OF_DAY}.`}
         timePickerProps={{ minutesStep: 15 }}
+        defaultTimeValue={END_OF_DAY}
         value={value.value || null}
         onChange={(v) => onChange({ value: v ? snapToQuarter(String(v)) : '' })}
         leftSection={<IconCalendarEvent size={16} />}
