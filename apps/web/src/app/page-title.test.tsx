@@ -1,19 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { COMPANY, mockFetch, renderApp, signIn } from '../test/render.tsx';
+import { ok, renderPage, testDomain } from '../test/render-page.tsx';
 
-const domain = {
-  uuid: '11111111-1111-4111-8111-111111111111',
-  name: 'Loja Aurora',
-  domain: 'https://loja.example.com',
-  domain_root: 'https://loja.example.com',
-  gero_id: 'G-123',
-  gero_validate: true,
-  gero_version: '1.0.0',
-  cn_sw_version: '1.0.0',
-  status: 'Active',
-  active: true,
-};
+const domain = testDomain();
 
 const titleBecomes = (title: string) => waitFor(() => expect(document.title).toBe(title), { timeout: 5000 });
 
@@ -23,7 +12,7 @@ describe('page titles', () => {
   });
 
   it('names each public page in the browser tab, with the product name', async () => {
-    const { router } = renderApp('/signin');
+    const { router } = renderPage('/signin');
     await titleBecomes('Entrar · Ímpeto');
     await router.navigate('/recovery');
     await titleBecomes('Recuperar senha · Ímpeto');
@@ -34,13 +23,14 @@ describe('page titles', () => {
   });
 
   it('changes the title as the user moves between private pages, placeholders included', async () => {
-    signIn();
-    mockFetch((url) => {
-      if (url.endsWith(`/domain/list/${COMPANY}`)) return { body: { message: 'ok', data: [domain] } };
-      if (url.includes('/momentum/list') || url.includes('/momentums')) return { body: { message: 'ok', data: [] } };
-      return undefined;
+    const { router } = renderPage(`/?domain=${domain.uuid}`, {
+      session: true,
+      domains: [domain],
+      fetch: (url) => {
+        if (url.includes('/momentum/list') || url.includes('/momentums')) return ok([]);
+        return undefined;
+      },
     });
-    const { router } = renderApp(`/?domain=${domain.uuid}`);
     await titleBecomes('Analytics · Ímpeto');
     const pages: [string, string][] = [
       ['/domains', 'Domínios · Ímpeto'],

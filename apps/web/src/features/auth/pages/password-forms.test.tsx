@@ -1,21 +1,14 @@
 import { msg } from '@impeto/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMPANY, mockFetch, renderApp, withoutWebCrypto } from '../../../test/render.tsx';
-
-let restoreCrypto: () => void;
-beforeEach(() => {
-  restoreCrypto = withoutWebCrypto();
-});
-afterEach(() => restoreCrypto());
+import { describe, expect, it } from 'vitest';
+import { COMPANY, renderPage } from '../../../test/render-page.tsx';
 
 const COMMON = `${msg.password.weak} Esta é uma senha muito usada. Adicione mais palavras menos comuns.`;
 
 describe('choosing a password', () => {
   it('sign-up shows why a common password is refused, under the field, and sends nothing', async () => {
-    const calls = mockFetch(() => undefined);
-    renderApp('/signup/user', { company_uuid: COMPANY, company_name: 'Padaria' });
+    const { calls } = renderPage('/signup/user', { state: { company_uuid: COMPANY, company_name: 'Padaria' } });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Nome completo', {}, { timeout: 10_000 }), 'Ana Souza');
     await user.type(screen.getByLabelText('Nome de usuário'), 'ana.souza');
@@ -28,10 +21,11 @@ describe('choosing a password', () => {
   });
 
   it('sign-up sends a passphrase', async () => {
-    const calls = mockFetch((url) =>
-      url === '/api/users/signup' ? { body: { message: msg.signup.userCreated, data: {} } } : undefined,
-    );
-    renderApp('/signup/user', { company_uuid: COMPANY, company_name: 'Padaria' });
+    const { calls } = renderPage('/signup/user', {
+      state: { company_uuid: COMPANY, company_name: 'Padaria' },
+      fetch: (url) =>
+        url === '/api/users/signup' ? { body: { message: msg.signup.userCreated, data: {} } } : undefined,
+    });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Nome completo', {}, { timeout: 10_000 }), 'Ana Souza');
     await user.type(screen.getByLabelText('Nome de usuário'), 'ana.souza');
@@ -43,8 +37,7 @@ describe('choosing a password', () => {
   });
 
   it('reset refuses spaces and common passwords before sending', async () => {
-    const calls = mockFetch(() => undefined);
-    renderApp('/recovery/reset?token=abc');
+    const { calls } = renderPage('/recovery/reset?token=abc');
     const user = userEvent.setup();
     const password = await screen.findByLabelText('Nova senha', {}, { timeout: 10_000 });
     await user.type(password, '        ');
