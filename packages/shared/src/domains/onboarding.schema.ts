@@ -1,9 +1,10 @@
 import { z } from '../zod.ts';
 
 /**
- * The first steps of a domain (issue #14), in the order a new user takes them. Each is read from real data:
- * the collector stored something for the domain, gero_validate, an active push channel, a visitor's opt-in,
- * a momentum that is (or was, Done) active.
+ * The first steps of a domain (issues #14, #29), in the order a new user takes them. Each is read from real data:
+ * the collector stored something for the domain (or the validation found the script, which proves it installed),
+ * gero_validate, an active push channel, a visitor's opt-in, a momentum that is (or was, Done) active, and the
+ * first message that actually went out (a delivery sent, then maybe viewed or clicked): the last step.
  */
 export const ONBOARDING_STEPS = [
   'script_installed',
@@ -11,6 +12,7 @@ export const ONBOARDING_STEPS = [
   'push_integrated',
   'first_optin',
   'momentum_active',
+  'first_delivery',
 ] as const;
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
 
@@ -22,6 +24,7 @@ export const domainOnboardingSchema = z.object({
     push_integrated: z.boolean(),
     first_optin: z.boolean(),
     momentum_active: z.boolean(),
+    first_delivery: z.boolean(),
   }),
   done_count: z.number().int().min(0),
   total: z.number().int().min(1),

@@ -61,7 +61,7 @@ const exists = async (db: Db, query: SQL) =>
 
 /**
  * The facts behind a domain's first steps, each one indexed lookup that stops at the first row (daily_stats by
- * its primary key, persons by the partial push index, channels by (domain, type), momentums by (domain, type)).
+ * its primary key, persons by the partial push index, channels by (domain, type), momentums by (domain, type), daily_momentum_stats by (domain, day)).
  * The domain is one the service resolved within the caller's company.
  */
 export async function onboardingFacts(db: Db, domainUuid: string) {
@@ -86,5 +86,11 @@ export async function onboardingFacts(db: Db, domainUuid: string) {
     sql`SELECT 1 FROM momentums
         WHERE domain_uuid = ${domainUuid}::uuid AND type = 'momentum' AND status IN ('Active', 'Done')`,
   );
-  return { collected, pushIntegrated, optedIn, momentumActive };
+  // A message went out: the engine bumps `sent` in the statement that marks a delivery sent (viewed and clicked
+  // follow a send), so the per-momentum counters answer by their (domain, day) index without reading deliveries.
+  const delivered = await exists(
+    db,
+    sql`SELECT 1 FROM daily_momentum_stats WHERE domain_uuid = ${domainUuid}::uuid AND sent > 0`,
+  );
+  return { collected, pushIntegrated, optedIn, momentumActive, delivered };
 }

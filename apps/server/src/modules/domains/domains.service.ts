@@ -189,11 +189,13 @@ export async function onboarding(ctx: AppContext, companyUuid: string, uuid: str
   if (!row) throw domainNotFound();
   const facts = await q.onboardingFacts(ctx.db, row.uuid);
   const steps = {
-    script_installed: facts.collected,
+    // The validation fetched the site and found the snippet and the service worker: the script is installed.
+    script_installed: facts.collected || row.geroValidate,
     domain_validated: row.geroValidate,
     push_integrated: facts.pushIntegrated,
     first_optin: facts.optedIn,
     momentum_active: facts.momentumActive,
+    first_delivery: facts.delivered,
   };
   const doneCount = ONBOARDING_STEPS.filter((step) => steps[step]).length;
   return {

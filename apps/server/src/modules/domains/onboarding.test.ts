@@ -62,9 +62,10 @@ describe('domain onboarding (GET /api/domain/onboarding/:uuid)', () => {
         push_integrated: false,
         first_optin: false,
         momentum_active: false,
+        first_delivery: false,
       },
       done_count: 0,
-      total: 5,
+      total: 6,
       complete: false,
     });
 
@@ -152,6 +153,23 @@ describe('domain onboarding (GET /api/domain/onboarding/:uuid)', () => {
     );
     expect(started.status).toBe(200);
 
+    // Active is not the end: nothing has reached a visitor yet.
+    const active = await steps(d.uuid);
+    expect(active.steps.momentum_active).toBe(true);
+    expect(active.steps.first_delivery).toBe(false);
+    expect(active.done_count).toBe(5);
+    expect(active.complete).toBe(false);
+
+    // A delivery that is created but not sent yet is not a delivered message either.
+    await createMomentum(t.app, owner, d.uuid, 'Faixa da promoção', [
+      blocks.everyone,
+      blocks.pageviewContaining('/promo'),
+      blocks.topbar(),
+    ]);
+    await collect(d, 'visitante-3', [{ t: 'pv', u: `${site.url}/promo` }]);
+    expect((await steps(d.uuid)).steps.first_delivery).toBe(false);
+    while ((await t.app.engine.dispatchDue()) > 0);
+
     expect(await steps(d.uuid)).toEqual({
       domain_uuid: d.uuid,
       steps: {
@@ -160,11 +178,30 @@ describe('domain onboarding (GET /api/domain/onboarding/:uuid)', () => {
         push_integrated: true,
         first_optin: true,
         momentum_active: true,
+        first_delivery: true,
       },
-      done_count: 5,
-      total: 5,
+      done_count: 6,
+      total: 6,
       complete: true,
     });
+  });
+
+  it('counts the script as installed once the domain is validated, even before the first visit arrives', async () => {
+    const other = await startTestSite();
+    try {
+      const d = await createDomain(t.app, owner, 'Loja validada', other.url);
+      const publicUrl = t.app.ctx.config.publicUrl;
+      other.set('/', `<html><head>${trackingSnippet({ publicUrl, root: other.url, geroId: d.gero_id })}</head></html>`);
+      other.set('/cn_sw.min.js', serviceWorkerFile({ publicUrl, geroId: d.gero_id }));
+      const validated = await call(t.app, 'POST', '/api/gero/validate', { gero: { domain_uuid: d.uuid } }, owner.token);
+      expect(validated.status).toBe(200);
+      const now = await steps(d.uuid);
+      expect(now.steps.domain_validated).toBe(true);
+      expect(now.steps.script_installed).toBe(true);
+      expect(now.done_count).toBe(2);
+    } finally {
+      await other.close();
+    }
   });
 
   it("reads only its own domain's data: another domain's visits and momentums tick nothing", async () => {
@@ -177,6 +214,7 @@ describe('domain onboarding (GET /api/domain/onboarding/:uuid)', () => {
     ]);
     expect((await steps(busy.uuid)).steps.momentum_active).toBe(true);
     expect((await steps(quiet.uuid)).done_count).toBe(0);
+    expect((await steps(quiet.uuid)).steps.first_delivery).toBe(false);
   });
 
   it("answers 404 for another company's domain, an unknown or removed one, and 401 without a token", async () => {
@@ -206,6 +244,7 @@ describe('domain onboarding (GET /api/domain/onboarding/:uuid)', () => {
       'push_integrated',
       'first_optin',
       'momentum_active',
+      'first_delivery',
     ]);
   });
 });

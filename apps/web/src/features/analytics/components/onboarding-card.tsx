@@ -35,7 +35,7 @@ interface StepCopy {
   target: (domainUuid: string) => StepAction;
 }
 
-/** The five first steps (issue #14), each with where it is done. */
+/** The six first steps (issues #14, #29), each with where it is done; the last is a message actually sent. */
 const STEPS: Record<OnboardingStep, StepCopy> = {
   script_installed: {
     title: 'Script instalado',
@@ -67,10 +67,17 @@ const STEPS: Record<OnboardingStep, StepCopy> = {
   },
   momentum_active: {
     title: 'Primeiro momentum ativo',
-    done: 'Um momentum já está enviando mensagens.',
+    done: 'Um momentum está ativo: ele envia quando um visitante fizer o que o gatilho pede.',
     open: 'Crie um momentum com o canal push e inicie-o.',
     action: 'Criar momentum',
     target: (uuid) => ({ kind: 'link', to: withDomain('/v2/momentum/create', uuid) }),
+  },
+  first_delivery: {
+    title: 'Primeira mensagem entregue',
+    done: 'Uma mensagem já chegou a um visitante.',
+    open: 'Conclui quando a primeira mensagem de um momentum ou campanha for enviada a um visitante. Na lista, o ícone de entregas mostra cada envio e o motivo de uma falha.',
+    action: 'Ver momentums',
+    target: (uuid) => ({ kind: 'link', to: withDomain('/v2/momentums', uuid) }),
   },
 };
 

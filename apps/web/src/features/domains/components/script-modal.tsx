@@ -315,6 +315,18 @@ function NextStep({ done, title, children }: { done: boolean; title: string; chi
   );
 }
 
+/** The section's first lines say what is still missing, read from the domain's steps (not a fixed text). */
+function nextStepsIntro(state: { pushIntegrated: boolean; optinReceived: boolean; momentumActive: boolean }) {
+  const base = 'Com o script e o service worker instalados, o Ímpeto já conta as visitas.';
+  if (!state.pushIntegrated)
+    return `${base} Para enviar notificações push, os visitantes precisam aceitá-las: falta integrar o canal push e escolher como o pedido aparece.`;
+  if (!state.optinReceived)
+    return `${base} O canal push já está integrado: falta escolher como o pedido aparece e aguardar o primeiro visitante aceitar.`;
+  if (!state.momentumActive)
+    return `${base} O canal push já está integrado e visitantes já aceitaram as notificações: falta criar o primeiro momentum.`;
+  return `${base} O canal push já está integrado, visitantes já aceitaram as notificações e há um momentum ativo.`;
+}
+
 /**
  * What comes after the installation (issue #14): a site with only the script collects visits but never asks for
  * push permission. Once the push channel exists, the opt-in model chosen here goes into the snippet above.
@@ -364,8 +376,7 @@ function NextSteps({
           </Title>
         </Group>
         <Text size="sm" c="dimmed">
-          Com o script e o service worker instalados, o Ímpeto já conta as visitas. Para enviar notificações push, os
-          visitantes precisam aceitá-las: falta integrar o canal push e escolher como o pedido aparece.
+          {nextStepsIntro({ pushIntegrated, optinReceived, momentumActive })}
         </Text>
         <Stack gap="md" role="list">
           <NextStep done={pushIntegrated} title="Integre o canal push">
