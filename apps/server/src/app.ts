@@ -22,6 +22,7 @@ import { type AppContext, type Clock, systemClock } from './lib/context.ts';
 import { createDemoClock } from './lib/demo-clock.ts';
 import { createEnvelopeKey, redact } from './lib/envelope.ts';
 import { installErrorHandler } from './lib/error-handler.ts';
+import { isJsonTooDeep, jsonTooDeep } from './lib/json-depth.ts';
 import { loggerOptions } from './lib/log.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
@@ -175,9 +176,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
 
   // An empty body is no body on every method (DESIGN.md §11), e.g. a DELETE sent with a JSON content type.
+  // A body nested past MAX_JSON_DEPTH is refused before it is parsed: every later walk of it recurses.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    if (isJsonTooDeep(body as string)) return done(jsonTooDeep(), undefined);
     defaultJson(req, body as string, done);
   });
 

@@ -14,6 +14,7 @@ import {
   signUpAndSignIn,
   type TestApp,
 } from '../test/harness.ts';
+import { sealText } from '../test/seal-text.ts';
 import { queryRows } from './db/client.ts';
 
 /*
@@ -505,6 +506,22 @@ function routeInput(route: Route, bodySchema: JsonSchema | undefined, queryNames
   return fc.record({ params, query, body, contentType, origin });
 }
 
+/* ---------- deep bodies ---------- */
+
+const DEEP = 10_000;
+/** JSON texts nested `depth` deep: arrays, objects, and the two mixed (with a NUL at the bottom). */
+const deepBodies = (depth: number) => [
+  `${'['.repeat(depth)}${']'.repeat(depth)}`,
+  `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`,
+  `${'{"a":['.repeat(depth / 2)}"\\u0000"${']}'.repeat(depth / 2)}`,
+];
+/** A valid sample with a deep value in place of each top-level value, so validation cannot stop at the root. */
+const deepInside = (sample: unknown, depth: number): string[] => {
+  if (!sample || typeof sample !== 'object' || Array.isArray(sample)) return [];
+  return Object.keys(sample).flatMap((k) =>
+    deepBodies(depth).map((deep) => JSON.stringify({ ...sample, [k]: '__deep__' }).replace('"__deep__"', deep)),
+  );
+};
 /* ---------- the run ---------- */
 
 // The app is built while the file is collected, so each registered route becomes its own test.
@@ -563,6 +580,47 @@ describe('every route, fuzzed as company A', () => {
       { numRuns: RUNS, seed: SEED, endOnFailure: true, includeErrorInReport: true },
     );
   });
+
+  // A body nested 10,000 deep is a few kilobytes: no walk of it may run out of stack, plain or sealed.
+  it.each(routes.map((r) => [`${r.method} ${r.url}`, r] as const))(
+    '%s answers no 5xx to a body nested 10,000 deep',
+    async (key, route) => {
+      const envelopeKey = (await t.app.inject({ method: 'GET', url: '/api/envelope/key' })).json().data;
+      let i = 0;
+      const ownParams: Record<string, string> = {
+        uuid: a.domain.uuid,
+        id: a.owner.company.uuid,
+        domain: a.domain.uuid,
+        domain_uuid: a.domain.uuid,
+        gero_id: a.domain.gero_id,
+      };
+      const url = route.url.replace(/:(\w+)|\*/g, (_m, name?: string) => (name && ownParams[name]) || `x${i++}`);
+      const bodies = [...deepBodies(DEEP), ...(samples[key] ?? []).flatMap((s) => deepInside(s, DEEP))];
+      const wrong: string[] = [];
+      for (const text of bodies) {
+        for (const [how, contentType, payload] of [
+          ['plain', 'application/json', text],
+          ['sealed', 'application/json', JSON.stringify(await sealText(envelopeKey, text))],
+          ['plain', 'text/plain', text],
+        ] as const) {
+          const res = await t.app.inject({
+            method: route.method as 'POST',
+            url,
+            headers: {
+              authorization: `Bearer ${a.owner.token}`,
+              'user-agent': CHROME,
+              origin: SITE_A,
+              'content-type': contentType,
+            },
+            payload,
+          });
+          if (res.statusCode >= 500)
+            wrong.push(`${how} ${contentType} ${text.slice(0, 40)}… → ${res.statusCode} ${res.body}`);
+        }
+      }
+      expect(wrong, key).toEqual([]);
+    },
+  );
 
   it("leaves company B's rows exactly as they were", async () => {
     await t.app.ingestor.drain();

@@ -10,6 +10,7 @@ import {
 } from '@impeto/shared';
 import { deriveKey } from './crypto.ts';
 import { AppError } from './errors.ts';
+import { isJsonTooDeep, jsonTooDeep } from './json-depth.ts';
 
 export interface EnvelopeKey {
   pid: string;
@@ -32,14 +33,20 @@ export async function createEnvelopeKey(secret: string): Promise<EnvelopeKey> {
     async open(envelope) {
       if (envelope._pid !== pid) throw new AppError('ENVELOPE_UNKNOWN_KEY', 400, msg.common.envelopeUnknownKey);
       if (envelope._edv !== ENVELOPE_VERSION) throw invalid();
+      let text: string;
       try {
         const recipient = await suite.createRecipientContext({
           recipientKey: keyPair,
           enc: toArrayBuffer(fromBase64Url(envelope._mt)),
           info: toArrayBuffer(ENVELOPE_INFO),
         });
-        const plain = await recipient.open(toArrayBuffer(fromBase64Url(envelope.ed)));
-        return JSON.parse(new TextDecoder().decode(plain));
+        text = new TextDecoder().decode(await recipient.open(toArrayBuffer(fromBase64Url(envelope.ed))));
+      } catch {
+        throw invalid();
+      }
+      if (isJsonTooDeep(text)) throw jsonTooDeep();
+      try {
+        return JSON.parse(text);
       } catch {
         throw invalid();
       }

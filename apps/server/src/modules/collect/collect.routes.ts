@@ -14,6 +14,7 @@ import type { Engine } from '../../engine/engine.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { createGeo, type Geo, geoFromHeaders } from '../../lib/geo.ts';
+import { isJsonTooDeep, jsonTooDeep } from '../../lib/json-depth.ts';
 import { isPrivateAddress } from '../../lib/safe-agent.ts';
 import { type DeviceInfo, isBotAgent, parseUserAgent } from '../../lib/user-agent.ts';
 import { type Ingestor, requestAttributes } from './ingest.ts';
@@ -152,6 +153,8 @@ export function collectRoutes(
       'text/plain',
       { parseAs: 'string', bodyLimit: COLLECT_LIMITS.bodyBytes },
       (req, body, done) => {
+        // Nested past MAX_JSON_DEPTH: no batch is, and walking it would run out of stack.
+        if (isJsonTooDeep(body as string)) return done(jsonTooDeep(), undefined);
         try {
           const parsed = JSON.parse(body as string);
           if (!mayHoldUnstorable(body as string)) storableBodies.add(req);
