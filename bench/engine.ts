@@ -36,6 +36,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import aes128gcm from '../apps/server/src/channels/aes128gcm.cjs';
+import { ENGINE_DEFAULTS, FANOUT_PAGE, SEND_PASSES } from '../apps/server/src/engine/defaults.ts';
 import { solveCaptchaChallenge } from '../apps/server/test/captcha-solver.ts';
 import { type SesPeer, startSesPeer } from '../apps/server/test/peers/ses-peer.ts';
 import { startZenviaPeer, type ZenviaPeer } from '../apps/server/test/peers/zenvia-peer.ts';
@@ -63,14 +64,14 @@ const RESULTS =
 const SECRET_KEY = 'e'.repeat(43);
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 /**
- * What the server runs with: the defaults (config.ts, engine.ts, web-push.ts), or ENGINE_BATCH_SIZE /
+ * What the server runs with: the defaults (apps/server/src/engine/defaults.ts, web-push.ts), or ENGINE_BATCH_SIZE /
  * ENGINE_CONCURRENCY / PUSH_ENCRYPT_THREADS passed through.
  */
 const ENGINE = {
-  batchSize: Number(process.env.ENGINE_BATCH_SIZE ?? 500),
-  concurrency: Number(process.env.ENGINE_CONCURRENCY ?? 160),
-  passes: 2,
-  fanoutPage: 1000,
+  batchSize: Number(process.env.ENGINE_BATCH_SIZE ?? ENGINE_DEFAULTS.batchSize),
+  concurrency: Number(process.env.ENGINE_CONCURRENCY ?? ENGINE_DEFAULTS.concurrency),
+  passes: SEND_PASSES,
+  fanoutPage: FANOUT_PAGE,
   pushSockets: 128,
   encryptThreads: Number(process.env.PUSH_ENCRYPT_THREADS ?? Math.max(0, Math.min(4, os.availableParallelism() - 1))),
 };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { ENGINE_DEFAULTS } from './engine/defaults.ts';
 
 const flag = z
   .enum(['0', '1', 'true', 'false'])
@@ -28,13 +29,9 @@ const envSchema = z.object({
   API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /** Seconds a delivery may stay `sending` before a sweeper hands it back to the queue (a worker died). */
   DELIVERY_LEASE_SECONDS: z.coerce.number().int().positive().default(60),
-  /**
-   * Deliveries one send pass claims at once, and sends in flight per pass (two passes overlap). 160 in flight keep
-   * the encryption thread fed while the event loop, a campaign's bottleneck, posts and records (bench/RESULTS.md:
-   * 100,000 pushes in 30.2 s against 33.3 s at 64 on a 2-core box).
-   */
-  ENGINE_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
-  ENGINE_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(160),
+  /** Deliveries one send pass claims at once, and sends in flight per pass (two passes overlap): engine/defaults.ts. */
+  ENGINE_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(ENGINE_DEFAULTS.batchSize),
+  ENGINE_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(ENGINE_DEFAULTS.concurrency),
   /** Worker threads encrypting web pushes (aes128gcm); unset: one per spare core, up to 4; 0: on the main thread. */
   PUSH_ENCRYPT_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** The collector's write-ahead spool folder (accepted events survive a crash); `off`: memory only. */

@@ -517,3 +517,36 @@ export async function reserveCapSlot(
     return { ok: true as const };
   });
 }
+
+/** A scheduled item's instant came: Paused → Active, only if it still waits for that very schedule. */
+export const activateScheduled = (db: Db, momentumUuid: string, scheduledAt: Date, now: Date) =>
+  db.execute(sql`
+    UPDATE momentums SET status = 'Active', scheduled_at = NULL, activated_at = ${now},
+      finished_at = NULL, version = version + 1, updated_at = ${now}
+    WHERE uuid = ${momentumUuid}::uuid AND status = 'Paused' AND scheduled_at = ${scheduledAt}`);
+
+/** The finish date came: Active → Done. */
+export const finishActive = (db: Db, momentumUuid: string, now: Date) =>
+  db.execute(sql`
+    UPDATE momentums SET status = 'Done', finished_at = ${now}, version = version + 1,
+      updated_at = ${now}
+    WHERE uuid = ${momentumUuid}::uuid AND status = 'Active'`);
+
+/** On-site messages of a momentum that visitors have not taken yet (it stopped). */
+export const dropOnsiteOf = (db: Db, momentumUuid: string) =>
+  db.execute(sql`
+    DELETE FROM onsite_queue WHERE delivery_id IN (SELECT id FROM deliveries WHERE momentum_uuid = ${momentumUuid}::uuid)`);
+
+/** NOTIFY the engine's other processes (PostgreSQL only): a momentum changed, or deliveries are due. */
+export const notifyEngine = (db: Db, channel: 'impeto_momentums' | 'impeto_deliveries', payload: string) =>
+  db.execute(sql`SELECT pg_notify(${channel}, ${payload})`);
+
+/** A push service said these subscriptions are gone (404/410): the persons opted out, with an opt-out event. */
+export async function markPushGone(db: Db, personUuids: string[], now: Date) {
+  const ids = uuidList(personUuids);
+  await db.execute(sql`UPDATE persons SET push_status = 'unsubscribed' WHERE uuid IN ${ids}`);
+  await db.execute(sql`
+    INSERT INTO events (domain_uuid, person_uuid, kind, props, device, ts)
+    SELECT domain_uuid, uuid, 'optout', '{"reason":"gone"}'::jsonb, NULL, ${now}
+    FROM persons WHERE uuid IN ${ids}`);
+}

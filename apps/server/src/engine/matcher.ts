@@ -7,6 +7,7 @@ import {
   type Worktime,
 } from '@impeto/shared';
 import { type CompiledFilter, compileFilter } from '../lib/filter/compile-filter.ts';
+import type { DispatchMomentum } from './deliveries.queries.ts';
 import type { RecurrenceRule } from './schedule.ts';
 
 /*
@@ -164,4 +165,30 @@ export function compileMomentum(row: MomentumRow): CompiledMomentum {
     cancels,
     reachesGoal,
   };
+}
+
+/** A momentum as the engine's queries read it (deliveries.queries.ts), compiled. */
+export const compileStored = (m: DispatchMomentum) =>
+  compileMomentum({
+    uuid: m.uuid,
+    domainUuid: m.domain_uuid,
+    type: m.type,
+    status: m.status,
+    version: m.version,
+    blocks: m.momentums,
+    worktime: m.worktime as Worktime | null,
+    activatedAt: m.activated_at,
+  });
+
+/** compileStored, or undefined with a warning: one momentum whose stored blocks no longer compile must not stop the others. */
+export function tryCompileStored(
+  m: DispatchMomentum,
+  log: { warn(obj: object, msg: string): void },
+): CompiledMomentum | undefined {
+  try {
+    return compileStored(m);
+  } catch (err) {
+    log.warn({ err, momentum: m.uuid }, 'momentum ignorado: blocos inválidos');
+    return undefined;
+  }
 }

@@ -1,0 +1,14 @@
+/** Why a delivery ended without being sent, or waits again: the text stored in `deliveries.error`. */
+export const engineMessages = {
+  notActive: 'O momentum não está mais ativo.',
+  finished: 'O momentum foi concluído.',
+  expired: 'A data de finalização do momentum passou antes do envio.',
+  goalReached: 'O visitante chegou à página de objetivo.',
+  outOfAudience: 'O visitante não está mais no público do filtro.',
+  noChannel: 'Canal de envio indisponível para este momentum.',
+  tooManyAttempts: 'Falhou após várias tentativas.',
+  unsubscribed: 'Visitante sem inscrição de push.',
+  noProviderChannel: 'O domínio não tem este canal integrado (ou ele foi desativado).',
+  credentialsRefused: 'Credenciais recusadas pelo provedor',
+  frequencyCap: 'limite de frequência',
+} as const;
