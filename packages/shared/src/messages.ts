@@ -42,6 +42,7 @@ export const msg = {
     emailRequired: 'Provide a valid e-mail address',
     passwordRequired: 'Provide a password for your account',
     passwordTooShort: 'A senha deve ter pelo menos 8 caracteres.',
+    passwordTooLong: 'A senha deve ter no máximo 200 caracteres.',
     passwordConfirmationRequired: 'Please, provide the same password again',
     usernameTaken: 'Este nome de usuário já está em uso.',
     emailTaken: 'Este e-mail já está cadastrado.',
@@ -62,6 +63,7 @@ export const msg = {
   mail: {
     validateSubject: 'Ímpeto: confirme seu e-mail',
     resetSubject: 'Ímpeto: redefinição de senha',
+    signupAttemptSubject: 'Ímpeto: tentativa de cadastro com o seu e-mail',
   },
   domain: {
     listed: 'Domínios carregados.',

@@ -8,12 +8,13 @@ export const usernameSchema = requiredText(msg.signup.usernameRequired).pipe(
   z.string().regex(/^[A-Za-z0-9._-]{3,50}$/, msg.signup.usernameInvalid),
 );
 
+/** The length limit comes first: a password past it gets that message alone, never a blank or strength one. */
 export const passwordSchema = z
   .string({ error: msg.signup.passwordRequired })
+  .max(200, { message: msg.signup.passwordTooLong, abort: true })
   .min(1, msg.signup.passwordRequired)
   .refine((p) => p.trim() !== '', { message: msg.password.blank, abort: true })
-  .min(8, msg.signup.passwordTooShort)
-  .max(200, msg.signup.passwordTooShort);
+  .min(8, msg.signup.passwordTooShort);
 
 const emailSchema = requiredText(msg.signup.emailRequired).pipe(
   z.email(msg.signup.emailRequired).max(254, msg.signup.emailRequired),

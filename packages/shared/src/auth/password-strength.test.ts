@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { msg } from '../messages.ts';
 import { passwordSchema } from './auth.schema.ts';
-import { passwordWeakness, resetPasswordStrongSchema, signupUserStrongSchema } from './password-strength.ts';
+import { passwordUserInputs, passwordWeakness } from './password-strength.ts';
 
 describe('password strength', () => {
   it('refuses common passwords, names and keyboard walks, with advice in pt-BR', () => {
@@ -24,24 +24,52 @@ describe('password strength', () => {
     }
   });
 
-  it("counts the user's own name, username and e-mail against the password", () => {
-    const user = {
-      company_uuid: '6f1c0f0e-0000-4000-8000-000000000001',
-      name: 'Kleberson Tavares',
-      username: 'kleberson.tavares',
-      email: 'kleberson@tavares.com.br',
-      password: 'klebersontavares',
-      password_confirmation: 'klebersontavares',
-    };
-    const result = signupUserStrongSchema.safeParse({ user });
-    expect(result.error?.issues).toMatchObject([{ path: ['user', 'password'] }]);
-    expect(result.error?.issues[0]?.message).toMatch(new RegExp(`^${msg.password.weak}`));
-    const ok = { ...user, password: 'pao-quente-2026', password_confirmation: 'pao-quente-2026' };
-    expect(signupUserStrongSchema.safeParse({ user: ok }).success).toBe(true);
+  it("counts the user's own name (its parts, without accents), username, e-mail and company against the password", () => {
+    const inputs = passwordUserInputs({
+      name: 'João da Silva',
+      username: 'jsilva',
+      email: 'contato@paoquente.com.br',
+      companies: ['Padaria Pão Quente', 'Pão Quente Alimentos Ltda.'],
+    });
+    for (const weak of [
+      'JoaoSilva2026',
+      'joaodasilva',
+      'jsilva2026!',
+      'Contato2026!',
+      'PaoQuente@2026',
+      'PadariaPaoQuente1',
+    ]) {
+      expect(passwordWeakness(weak, inputs), weak).toMatch(new RegExp(`^${msg.password.weak}`));
+    }
+    expect(passwordWeakness('JoaoSilva2026'), 'without the inputs').toBeUndefined();
+    expect(passwordWeakness('girassol azul na janela 77', inputs)).toBeUndefined();
   });
 
-  it('applies to the password reset', () => {
-    const body = { user: { token: 'abc', password: '12345678', password_confirmation: '12345678' } };
-    expect(resetPasswordStrongSchema.safeParse(body).error?.issues).toMatchObject([{ path: ['user', 'password'] }]);
+  it('refuses the common Brazilian patterns', () => {
+    for (const weak of [
+      'Senha@123',
+      'S3nh@2026',
+      'Mudar@123',
+      '123mudar',
+      'Trocar@2026',
+      'Brasil@2026',
+      'Flamengo1981',
+      'Corinthians@1910',
+      'Palmeiras10',
+      'Janeiro@2026',
+      'Dezembro2025!',
+    ]) {
+      expect(passwordWeakness(weak), weak).toMatch(new RegExp(`^${msg.password.weak}`));
+    }
+  });
+
+  it('gives a password past 200 characters the length message, before anything else', () => {
+    const long = 'a'.repeat(201);
+    expect(passwordWeakness(long)).toBe(msg.signup.passwordTooLong);
+    expect(passwordSchema.safeParse(long).error?.issues.map((i) => i.message)).toEqual([msg.signup.passwordTooLong]);
+    expect(passwordSchema.safeParse(' '.repeat(201)).error?.issues.map((i) => i.message)).toEqual([
+      msg.signup.passwordTooLong,
+    ]);
+    expect(passwordSchema.safeParse(`Girassol azul ${'x'.repeat(186)}`).success).toBe(true);
   });
 });

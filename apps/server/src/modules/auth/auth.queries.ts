@@ -27,6 +27,23 @@ export const revokeUserSessions = (db: Db, userUuid: string, now: Date) =>
 export const insertOneTimeToken = (db: Db, row: typeof oneTimeTokens.$inferInsert) =>
   db.insert(oneTimeTokens).values(row);
 
+/** A one-time token's user while it is still good, without spending it. */
+export const findOneTimeToken = async (db: Db, hash: string, kind: 'validate' | 'reset', now: Date) =>
+  (
+    await db
+      .select({ userUuid: oneTimeTokens.userUuid })
+      .from(oneTimeTokens)
+      .where(
+        and(
+          eq(oneTimeTokens.hash, hash),
+          eq(oneTimeTokens.kind, kind),
+          isNull(oneTimeTokens.usedAt),
+          gt(oneTimeTokens.expiresAt, now),
+        ),
+      )
+      .limit(1)
+  )[0];
+
 /** Marks a one-time token used and returns its user, in one statement, so a token is never used twice. */
 export const consumeOneTimeToken = async (db: Db, hash: string, kind: 'validate' | 'reset', now: Date) =>
   (
@@ -55,6 +72,9 @@ export const setPasswordHash = (db: Db, userUuid: string, passwordHash: string) 
 
 export const findCompany = async (db: Db, uuid: string) =>
   (await db.select().from(companies).where(eq(companies.uuid, uuid)).limit(1))[0];
+
+export const findUserByUuid = async (db: Db, uuid: string) =>
+  (await db.select().from(users).where(eq(users.uuid, uuid)).limit(1))[0];
 
 export const countCompanyUsers = async (db: Db, companyUuid: string) =>
   (await db.select({ n: sql<number>`count(*)::int` }).from(users).where(eq(users.companyUuid, companyUuid)))[0]?.n ?? 0;

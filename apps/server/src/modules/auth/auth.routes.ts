@@ -2,12 +2,13 @@ import {
   createCompanySchema,
   msg,
   recoverySchema,
+  resetPasswordSchema,
   signinSchema,
   signupEnvelopeSchema,
   signupKind,
+  signupUserSchema,
   validateAccountSchema,
 } from '@impeto/shared';
-import { resetPasswordStrongSchema, signupUserStrongSchema } from '@impeto/shared/password-strength';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -74,7 +75,7 @@ export function authPublicRoutes(ctx: AppContext, captcha: Captcha) {
           await auth.requestRecovery(ctx, parseBody(recoverySchema, req.body).user.email);
           return ok(msg.recovery.requested, null);
         }
-        const user = await auth.signupUser(ctx, parseBody(signupUserStrongSchema, req.body).user);
+        const user = await auth.signupUser(ctx, parseBody(signupUserSchema, req.body).user);
         return ok(msg.signup.userCreated, { user, confirmation: msg.signup.confirmationSent });
       },
     );
@@ -90,7 +91,7 @@ export function authPublicRoutes(ctx: AppContext, captcha: Captcha) {
 
     r.put(
       '/users/password',
-      { onRequest: perIp, schema: { tags: ['auth'], body: resetPasswordStrongSchema } },
+      { onRequest: perIp, schema: { tags: ['auth'], body: resetPasswordSchema } },
       async (req) => {
         await auth.resetPassword(ctx, req.body.user);
         return ok(msg.recovery.passwordChanged, null);

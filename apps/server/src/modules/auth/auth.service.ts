@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MODULES, msg, type ResetPasswordInput, type SigninData, type SignupUserInput } from '@impeto/shared';
+import { passwordUserInputs, passwordWeakness } from '@impeto/shared/password-strength';
 import { hash, verify } from '@node-rs/argon2';
 import type { AppContext } from '../../lib/context.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
@@ -34,6 +35,24 @@ export async function removeUnfinishedCompany(ctx: AppContext, uuid: string) {
   await q.deleteUnfinishedCompany(ctx.db, uuid);
 }
 
+/** The names a password must not be made of: the person's own and their company's (its trade and legal names). */
+export const userInputsOf = (
+  user: { name: string; username: string; email: string },
+  company?: { name: string; registration: Record<string, unknown> | null },
+) => {
+  const legal = company?.registration?.razao_social;
+  return passwordUserInputs({ ...user, companies: [company?.name, typeof legal === 'string' ? legal : undefined] });
+};
+
+/** The strength rule (the field's shape was checked by the route's schema, the length limit first). */
+export function assertStrongPassword(password: string, userInputs: string[], field: string) {
+  const weakness = passwordWeakness(password, userInputs);
+  if (weakness) throw new AppError('VALIDATION_FAILED', 400, weakness, { [field]: weakness });
+}
+
+const usernameTaken = () =>
+  new AppError('USERNAME_TAKEN', 409, msg.signup.usernameTaken, { 'user.username': msg.signup.usernameTaken });
+
 export async function signupUser(ctx: AppContext, input: SignupUserInput) {
   const company = await q.findCompany(ctx.db, input.company_uuid);
   if (!company) throw notFound(msg.signup.companyNotFound, 'COMPANY_NOT_FOUND');
@@ -41,9 +60,17 @@ export async function signupUser(ctx: AppContext, input: SignupUserInput) {
   if (company.status !== 'unfinished' || (await q.countCompanyUsers(ctx.db, company.uuid)) > 0) {
     throw new AppError('COMPANY_FINISHED', 409, msg.signup.companyFinished);
   }
-  await assertFree(ctx, input.username, input.email);
+  assertStrongPassword(input.password, userInputsOf(input, company), 'user.password');
+  if (await q.findUserByUsername(ctx.db, input.username)) throw usernameTaken();
+  const owner = await q.findUserByEmail(ctx.db, input.email);
   const userUuid = randomUUID();
+  const answer = { uuid: userUuid, name: input.name, username: input.username, email: input.email };
+  // Hashed in both cases, so an address that has an account takes as long to answer as a new one.
   const passwordHash = await hashPassword(input.password);
+  if (owner) {
+    await answerTakenEmail(ctx, company.uuid, owner);
+    return answer;
+  }
   try {
     await ctx.db.transaction(async (tx) => {
       await q.insertUser(tx, {
@@ -57,8 +84,11 @@ export async function signupUser(ctx: AppContext, input: SignupUserInput) {
       await q.activateCompany(tx, company.uuid);
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflictFor(constraintOf(err));
-    throw err;
+    if (!isUniqueViolation(err)) throw err;
+    const raced = constraintOf(err) === 'users_email_key' && (await q.findUserByEmail(ctx.db, input.email));
+    if (!raced) throw usernameTaken();
+    await answerTakenEmail(ctx, company.uuid, raced);
+    return answer;
   }
   const cid = await issueOneTimeToken(ctx, userUuid, 'validate', VALIDATE_TTL_MS);
   const link = `${ctx.config.publicUrl}/validate?cid=${encodeURIComponent(cid)}`;
@@ -68,18 +98,30 @@ export async function signupUser(ctx: AppContext, input: SignupUserInput) {
     text: `Olá, ${input.name}!\n\nConfirme seu e-mail para ativar sua conta no Ímpeto:\n${link}\n\nO link vale por 7 dias.`,
     html: `<p>Olá, ${escapeHtml(input.name)}!</p><p>Confirme seu e-mail para ativar sua conta no Ímpeto:</p><p><a href="${link}">Confirmar e-mail</a></p><p>O link vale por 7 dias.</p>`,
   });
-  return { uuid: userUuid, name: input.name, username: input.username, email: input.email };
+  return answer;
 }
 
-async function assertFree(ctx: AppContext, username: string, email: string) {
-  if (await q.findUserByUsername(ctx.db, username)) throw conflictFor('users_username_key');
-  if (await q.findUserByEmail(ctx.db, email)) throw conflictFor('users_email_key');
+/**
+ * A sign-up with an address that already has an account is answered as a new one (the page says to check the
+ * e-mail), so the form tells no stranger who has an account here; the address's owner is told instead, with the
+ * ways in. The owner's account is left as it was. The attempt's company step is closed as a finished sign-up
+ * closes it, so trying it again tells nothing either.
+ */
+async function answerTakenEmail(
+  ctx: AppContext,
+  companyUuid: string,
+  owner: { name: string; username: string; email: string },
+) {
+  await q.activateCompany(ctx.db, companyUuid);
+  const signin = `${ctx.config.publicUrl}/signin`;
+  const recovery = `${ctx.config.publicUrl}/recovery`;
+  await ctx.mailer.send({
+    to: owner.email,
+    subject: msg.mail.signupAttemptSubject,
+    text: `Olá, ${owner.name}!\n\nAlguém tentou criar uma conta no Ímpeto com este e-mail, que já tem uma conta. Nenhuma conta nova foi criada e nada mudou na sua.\n\nSe foi você, entre com o seu nome de usuário (${owner.username}):\n${signin}\n\nSe esqueceu a senha, peça uma nova:\n${recovery}\n\nSe não foi você, pode ignorar este e-mail.`,
+    html: `<p>Olá, ${escapeHtml(owner.name)}!</p><p>Alguém tentou criar uma conta no Ímpeto com este e-mail, que já tem uma conta. Nenhuma conta nova foi criada e nada mudou na sua.</p><p>Se foi você, <a href="${signin}">entre com o seu nome de usuário</a> (${escapeHtml(owner.username)}).</p><p>Se esqueceu a senha, <a href="${recovery}">peça uma nova</a>.</p><p>Se não foi você, pode ignorar este e-mail.</p>`,
+  });
 }
-
-const conflictFor = (constraint: string | undefined) =>
-  constraint === 'users_email_key'
-    ? new AppError('EMAIL_TAKEN', 409, msg.signup.emailTaken, { 'user.email': msg.signup.emailTaken })
-    : new AppError('USERNAME_TAKEN', 409, msg.signup.usernameTaken, { 'user.username': msg.signup.usernameTaken });
 
 async function issueOneTimeToken(ctx: AppContext, userUuid: string, kind: 'validate' | 'reset', ttlMs: number) {
   const token = randomToken();
@@ -152,8 +194,15 @@ export async function requestRecovery(ctx: AppContext, email: string) {
 
 export async function resetPassword(ctx: AppContext, input: ResetPasswordInput['user']) {
   const now = ctx.clock.now();
+  const tokenHash = hashToken(input.token);
+  const pending = await q.findOneTimeToken(ctx.db, tokenHash, 'reset', now);
+  const user = pending && (await q.findUserByUuid(ctx.db, pending.userUuid));
+  if (!user) throw new AppError('RESET_TOKEN_INVALID', 400, msg.recovery.tokenInvalid);
+  // Judged before the link is spent: a refused password leaves it good for the next try.
+  const company = await q.findCompany(ctx.db, user.companyUuid);
+  assertStrongPassword(input.password, userInputsOf(user, company), 'user.password');
   const passwordHash = await hashPassword(input.password);
-  const used = await q.consumeOneTimeToken(ctx.db, hashToken(input.token), 'reset', now);
+  const used = await q.consumeOneTimeToken(ctx.db, tokenHash, 'reset', now);
   if (!used) throw new AppError('RESET_TOKEN_INVALID', 400, msg.recovery.tokenInvalid);
   await q.setPasswordHash(ctx.db, used.userUuid, passwordHash);
   // Opening the mailed link proves the address, and a reset must end every old session.

@@ -163,26 +163,73 @@ describe('required fields and bad input', () => {
     expect(res.body.message).toBe('Provide your email');
   });
 
-  it('duplicate username and e-mail are refused with clear messages, case-insensitively', async () => {
+  it('a taken username is refused with a clear message, case-insensitively', async () => {
     const { user } = await signUpAndSignIn(t.app);
     const company = (await call(t.app, 'POST', '/api/company/create', { company: { name: 'Outra' } })).body.data
       .company;
-    const base = {
-      company_uuid: company.uuid,
-      name: 'Outro',
-      password: 'senha-forte-9',
-      password_confirmation: 'senha-forte-9',
-    };
     const dupUser = await call(t.app, 'POST', '/api/users/signup', {
-      user: { ...base, username: user.username.toUpperCase(), email: 'novo@exemplo.com.br' },
+      user: {
+        company_uuid: company.uuid,
+        name: 'Outro',
+        username: user.username.toUpperCase(),
+        email: 'novo@exemplo.com.br',
+        password: 'senha-forte-9',
+        password_confirmation: 'senha-forte-9',
+      },
     });
     expect(dupUser.status).toBe(409);
     expect(dupUser.body.message).toBe('Este nome de usuário já está em uso.');
-    const dupMail = await call(t.app, 'POST', '/api/users/signup', {
-      user: { ...base, username: 'outro.nome', email: user.email.toUpperCase() },
+  });
+
+  it('an existing e-mail is answered like a new one: nothing changes, and its owner is told by e-mail', async () => {
+    const owner = await signUpAndSignIn(t.app);
+    const attempt = async (email: string, tag: string) => {
+      const company = (await call(t.app, 'POST', '/api/company/create', { company: { name: `Loja ${tag}` } })).body.data
+        .company;
+      const user = {
+        company_uuid: company.uuid,
+        name: 'Fulano de Tal',
+        username: `fulano.${tag}`,
+        email,
+        password: 'girassol-azul-77',
+        password_confirmation: 'girassol-azul-77',
+      };
+      const res = await call(t.app, 'POST', '/api/users/signup', { user });
+      return { res, company, user };
+    };
+    const fresh = await attempt(`fulano.${Date.now()}@exemplo.com.br`, `a${Date.now()}`);
+    const taken = await attempt(owner.user.email.toUpperCase(), `b${Date.now()}`);
+    expect(taken.res.status).toBe(fresh.res.status);
+    expect(fresh.res.status).toBe(200);
+    const shape = (body: { message: string; data: { user: Record<string, unknown>; confirmation: string } }) => ({
+      ...body,
+      data: { ...body.data, user: Object.keys(body.data.user).sort() },
     });
-    expect(dupMail.status).toBe(409);
-    expect(dupMail.body.message).toBe('Este e-mail já está cadastrado.');
+    expect(shape(taken.res.body)).toEqual(shape(fresh.res.body));
+    expect(taken.res.body.data.user).toMatchObject({ username: taken.user.username, email: taken.user.email });
+    expect(taken.res.body.data.user.uuid).toMatch(/^[0-9a-f-]{36}$/);
+
+    // No account was made with that username, and the owner's account is as it was.
+    const signinAs = async (username: string, password: string) =>
+      (await call(t.app, 'POST', '/api/users/signin', await signinBody(username, password))).status;
+    expect(await signinAs(taken.user.username, taken.user.password)).toBe(401);
+    expect(await signinAs(owner.user.username, owner.user.password)).toBe(200);
+    expect(await signinAs(owner.user.username, taken.user.password)).toBe(401);
+    // The attempt's company step is closed as after a real sign-up.
+    const again = await call(t.app, 'POST', '/api/users/signup', {
+      user: { ...taken.user, username: `outro.${Date.now()}`, email: `outro.${Date.now()}@exemplo.com.br` },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('COMPANY_FINISHED');
+
+    const mails = (await outbox(t.app)).filter((m) => m.to.toLowerCase() === owner.user.email.toLowerCase());
+    const notice = mails.find((m) => m.subject === msg.mail.signupAttemptSubject);
+    expect(notice, JSON.stringify(mails.map((m) => m.subject))).toBeDefined();
+    expect(notice!.links.map((l) => new URL(l).pathname).sort()).toEqual(['/recovery', '/signin']);
+    expect(mails.filter((m) => m.subject === msg.mail.validateSubject)).toHaveLength(1);
+    expect((await outbox(t.app)).some((m) => m.to === taken.user.email && m.subject === msg.mail.validateSubject)).toBe(
+      false,
+    );
   });
 
   it("a finished company's sign-up step cannot add a second user", async () => {

@@ -1,14 +1,13 @@
 import { type ChangePasswordInput, msg, type Profile, type UserSession } from '@impeto/shared';
-import { passwordWeakness } from '@impeto/shared/password-strength';
 import { verify } from '@node-rs/argon2';
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import { oneTimeTokens, sessions, users } from '../../db/schema.ts';
+import { companies, oneTimeTokens, sessions, users } from '../../db/schema.ts';
 import type { Principal } from '../../lib/auth-guard.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { hashToken, randomToken } from '../../lib/crypto.ts';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import { parseUserAgent } from '../../lib/user-agent.ts';
-import { escapeHtml, hashPassword } from '../auth/auth.service.ts';
+import { assertStrongPassword, escapeHtml, hashPassword, userInputsOf } from '../auth/auth.service.ts';
 
 const EMAIL_TTL_MS = 24 * 3_600_000;
 
@@ -98,8 +97,8 @@ export async function changePassword(ctx: AppContext, principal: Principal, inpu
   const user = await userOf(ctx, principal.userUuid);
   const good = await verify(user.passwordHash, input.current_password).catch(() => false);
   if (!good) throw invalid('profile.current_password', msg.profile.currentPasswordWrong);
-  const weakness = passwordWeakness(input.password, [user.name, user.username, user.email]);
-  if (weakness) throw invalid('profile.password', weakness);
+  const [company] = await ctx.db.select().from(companies).where(eq(companies.uuid, user.companyUuid)).limit(1);
+  assertStrongPassword(input.password, userInputsOf(user, company), 'profile.password');
   const passwordHash = await hashPassword(input.password);
   await ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash }).where(eq(users.uuid, user.uuid));

@@ -212,6 +212,30 @@ describe('profile: password and sessions', () => {
   });
 });
 
+describe('profile: password rules', () => {
+  it("refuses the user's own name, the company's name and common Brazilian patterns; 201 characters get the length message", async () => {
+    const me = await signUpAndSignIn(t.app);
+    expect((await call(t.app, 'PUT', '/api/profile', { profile: { name: 'João Silva' } }, me.token)).status).toBe(200);
+    const change = (password: string) =>
+      call(
+        t.app,
+        'PUT',
+        '/api/profile/password',
+        { profile: { current_password: me.user.password, password, password_confirmation: password } },
+        me.token,
+      );
+    for (const weak of ['JoaoSilva2026', 'Senha@123', `${me.company.name.replace(/\s/g, '')}!`]) {
+      const res = await change(weak);
+      expect(res.status, weak).toBe(400);
+      expect(res.body.fields['profile.password'], weak).toMatch(new RegExp(`^${msg.password.weak}`));
+    }
+    const long = await change(`Girassol azul ${'na janela '.repeat(20)}`.slice(0, 201));
+    expect(long.status).toBe(400);
+    expect(long.body.message).toBe(msg.signup.passwordTooLong);
+    expect(long.body.fields['profile.password']).toBe(msg.signup.passwordTooLong);
+  });
+});
+
 describe('usage (/payment)', () => {
   it("counts this month's events, visitors and sent messages per domain of the caller's company only", async () => {
     t.clock.set('2026-03-10T15:00:00Z');

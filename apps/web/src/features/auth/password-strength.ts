@@ -9,8 +9,10 @@ export const preloadPasswordStrength = () => {
   return loading;
 };
 
-/** Why the password is too easy to guess (pt-BR), or undefined. */
-export async function passwordWeaknessOf(password: string, userInputs: string[] = []) {
-  const { passwordWeakness } = await preloadPasswordStrength();
-  return passwordWeakness(password, userInputs);
+type Person = Parameters<typeof import('@impeto/shared/password-strength').passwordUserInputs>[0];
+
+/** Why the password cannot be used (pt-BR), or undefined; `person`'s names and e-mail count against it. */
+export async function passwordWeaknessOf(password: string, person: Person = {}) {
+  const { passwordWeakness, passwordUserInputs } = await preloadPasswordStrength();
+  return passwordWeakness(password, passwordUserInputs(person));
 }

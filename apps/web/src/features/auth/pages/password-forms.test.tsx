@@ -20,6 +20,25 @@ describe('choosing a password', () => {
     expect(calls.filter((c) => c.url === '/api/users/signup')).toHaveLength(0);
   });
 
+  it("sign-up refuses the person's own name and the company's, accents or not, and sends nothing", async () => {
+    const { calls } = renderPage('/signup/user', {
+      state: { company_uuid: COMPANY, company_name: 'Padaria Pão Quente' },
+    });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Nome completo', {}, { timeout: 10_000 }), 'João Silva');
+    await user.type(screen.getByLabelText('Nome de usuário'), 'jsilva');
+    await user.type(screen.getByLabelText('E-mail'), 'contato@exemplo.com.br');
+    for (const weak of ['JoaoSilva2026', 'PadariaPaoQuente1']) {
+      await user.clear(screen.getByLabelText('Senha'));
+      await user.type(screen.getByLabelText('Senha'), weak);
+      await user.clear(screen.getByLabelText('Confirmação de senha'));
+      await user.type(screen.getByLabelText('Confirmação de senha'), weak);
+      await user.click(screen.getByRole('button', { name: 'Criar conta' }));
+      expect(await screen.findByText(new RegExp(`^${msg.password.weak}`), {}, { timeout: 5000 }), weak).toBeTruthy();
+    }
+    expect(calls.filter((c) => c.url === '/api/users/signup')).toHaveLength(0);
+  });
+
   it('sign-up sends a passphrase', async () => {
     const { calls } = renderPage('/signup/user', {
       state: { company_uuid: COMPANY, company_name: 'Padaria' },

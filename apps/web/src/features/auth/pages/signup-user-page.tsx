@@ -57,14 +57,14 @@ function SignupUserForm({ companyUuid, companyName }: { companyUuid: string; com
     },
   });
 
-  const userInputs = () => {
+  const person = () => {
     const { name, username, email } = form.getValues();
-    return [name, username, email, email.split('@')[0] ?? ''];
+    return { name, username, email, companies: [companyName] };
   };
   const checkPassword = async () => {
     const { password } = form.getValues();
     if (!password) return true;
-    const weakness = await passwordWeaknessOf(password, userInputs());
+    const weakness = await passwordWeaknessOf(password, person());
     if (weakness) form.setFieldError('password', weakness);
     return !weakness;
   };

@@ -152,7 +152,7 @@ function PasswordForm({ profile }: { profile: Profile }) {
   const checkPassword = async () => {
     const { password } = form.getValues();
     if (!password) return true;
-    const weakness = await passwordWeaknessOf(password, [profile.name, profile.username, profile.email]);
+    const weakness = await passwordWeaknessOf(password, profile);
     if (weakness) form.setFieldError('password', weakness);
     return !weakness;
   };
