@@ -28,11 +28,14 @@ export function createOutcomeRecorder(ctx: Pick<AppContext, 'db' | 'clock'>): Ou
   let recordFailure: unknown;
   let finishing = false;
 
+  const due = () => outcomes.length >= (finishing ? 1 : RECORD_EVERY);
   const record = () => {
-    if (recording) return;
+    // Only with something to write: a run that never awaits would clear `recording` before it is assigned, and
+    // `finish` would then wait on that settled promise forever (a pass whose outcomes were all written already).
+    if (recording || !due()) return;
     recording = (async () => {
       try {
-        while (outcomes.length >= (finishing ? 1 : RECORD_EVERY)) {
+        while (due()) {
           const [o, s] = [outcomes, sent];
           outcomes = [];
           sent = [];
