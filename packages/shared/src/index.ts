@@ -3,6 +3,8 @@ export * from './auth/auth.schema.ts';
 export * from './channels/channel.schema.ts';
 export * from './collect/collect.schema.ts';
 export * from './company/company.schema.ts';
+export * from './dcm/dcm-html-policy.ts';
+export * from './dcm/dcm-messages.ts';
 export * from './dcm/dcm-rule.ts';
 export * from './deliveries/delivery.schema.ts';
 export * from './domains/domain.schema.ts';

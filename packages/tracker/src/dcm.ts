@@ -114,9 +114,9 @@ const insert = (rule: DcmRule, target: Element) => {
       style.textContent = rule.css;
       document.head.appendChild(style);
     }
-    const before = rule.at === 'replace' ? [...target.childNodes] : [];
+    // replace: the whole element gives way to the content (the manager promises it), and comes back on removal.
     if (rule.at === 'afterbegin') target.prepend(box);
-    else if (rule.at === 'replace') target.replaceChildren(box);
+    else if (rule.at === 'replace') target.replaceWith(box);
     else target.append(box);
     let clicked = false;
     box.addEventListener('click', () => {
@@ -126,9 +126,9 @@ const insert = (rule: DcmRule, target: Element) => {
       }
     });
     remove = () => {
-      box.remove();
+      if (rule.at === 'replace' && box.isConnected) box.replaceWith(target);
+      else box.remove();
       style?.remove();
-      if (rule.at === 'replace' && !target.firstChild) target.append(...before);
     };
     report(rule, 'viewed');
     // The owner's script, once per insertion, with the inserted element as `this` and `el`; its errors stay its own.

@@ -8,8 +8,8 @@ let tracker = '';
 let chunk = '';
 beforeAll(() => {
   tag = buildTag();
-  tracker = tag.read('gero/1.4.0/gero.min.js');
-  chunk = tag.read('gero/1.4.0/dcm.min.js');
+  tracker = tag.read('gero/1.5.0/gero.min.js');
+  chunk = tag.read('gero/1.5.0/dcm.min.js');
 });
 afterAll(() => {
   closePages();
@@ -30,7 +30,7 @@ const rule = (extra: Partial<DcmRule> = {}): DcmRule => ({
 
 const BODY = '<p id="topo">Topo</p><div id="promo"><span class="antes">Original</span></div>';
 
-/** A 1.4.0 page with the injector; the rules and the visitor profile are what the server answers. */
+/** A 1.5.0 page with the injector; the rules and the visitor profile are what the server answers. */
 const open = (
   rules: DcmRule[],
   o: PageOptions & { profile?: Record<string, unknown>; body?: string; chunkFirst?: boolean } = {},
@@ -88,7 +88,12 @@ describe('the GCD injector', () => {
       rule({ at, css: '.cupom{color:rgb(1, 2, 3)}', js: 'window.__ran++; this.setAttribute("data-ran", "1");' }),
     ]);
     await sleep(600);
-    const promo = page.doc.querySelector('#promo')!;
+    // replace: the whole element gives way to the content, which takes its place in the page.
+    const promo = at === 'replace' ? page.doc.body : page.doc.querySelector('#promo')!;
+    if (at === 'replace') {
+      expect(page.doc.querySelector('#promo')).toBeNull();
+      expect([...page.doc.body.children].map((e) => e.id || e.tagName.toLowerCase())).toEqual(['topo', 'gero-dcm']);
+    }
     const classes = [...promo.querySelectorAll('span, a')].map((e) => e.className);
     expect(classes).toEqual(order);
     expect(promo.querySelector('gero-dcm')?.getAttribute('data-ran')).toBe('1');
@@ -99,14 +104,16 @@ describe('the GCD injector', () => {
     expect(dcmReports(page)).toEqual([{ t: 'dcm', m: ID, k: 'viewed', ts: expect.any(Number) }]);
   });
 
-  it('removes the content and its CSS after the timeout, giving a replaced element its content back', async () => {
+  it('removes the content and its CSS after the timeout, giving a replaced element back in its place', async () => {
     const page = open([rule({ at: 'replace', css: '.cupom{color:red}', to: 1 })]);
     await sleep(100);
-    expect(page.doc.querySelector('#promo .cupom')).not.toBeNull();
+    expect(page.doc.querySelector('#promo')).toBeNull();
+    expect(page.doc.querySelector('gero-dcm .cupom')).not.toBeNull();
     await sleep(1100);
     expect(page.doc.querySelector('gero-dcm')).toBeNull();
     expect(page.doc.querySelector('style[data-gero-dcm]')).toBeNull();
     expect(page.doc.querySelector('#promo .antes')?.textContent).toBe('Original');
+    expect([...page.doc.body.children].map((e) => e.id)).toEqual(['topo', 'promo']);
   });
 
   it('shows at most `recurrence` times per visitor, counted in localStorage', async () => {

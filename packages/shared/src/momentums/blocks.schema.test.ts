@@ -456,6 +456,30 @@ describe('dispatcherBlockSchema', () => {
     ).toBeTruthy();
   });
 
+  it('a GCD item whose content does not go at the element needs no selector (push, template, opt-in)', () => {
+    const without = { ...dcm, htmlElement: '' };
+    const notification = {
+      dispatcher_type: 'notification',
+      title: 'Frete grátis',
+      message: 'Hoje, em toda a loja.',
+      redirect_uri: 'https://loja.com.br/ofertas',
+    };
+    expect(dispatcherBlockSchema.parse(dispatcher({ ...without, ...notification })).values[0]).toMatchObject({
+      dispatcher_type: 'notification',
+      htmlElement: '',
+    });
+    expect(
+      dispatcherBlockSchema.parse(
+        dispatcher({ ...without, dispatcher_type: 'template', template: 'alert', message: 'Oi' }),
+      ).values[0],
+    ).toMatchObject({ htmlElement: '' });
+    const { htmlElement: _, ...absent } = dcm;
+    expect(
+      dispatcherBlockSchema.parse(dispatcher({ ...absent, dispatcher_type: 'optin', optin: 'default' })).values[0],
+    ).toMatchObject({ htmlElement: '' });
+    expect(refusal(dispatcherBlockSchema, dispatcher(without))).toContain(m.dcmSelectorRequired);
+  });
+
   it('accepts a push notification (icon as icon_uri) and a loose webview', () => {
     const { icon_uri, ...rest } = push;
     const parsed = dispatcherBlockSchema.parse(

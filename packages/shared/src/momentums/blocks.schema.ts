@@ -919,18 +919,22 @@ function isHttpUrl(v: string) {
  * removes the content after `timeout` seconds and shows it at most `recurrence` times per visitor (empty or 0:
  * no limit). `dispatcher_type` says what is inserted: `custom` (customHtml, customCss, customJs), `template`
  * (alert at most 320 px wide, topbar or image, with title, message, image, redirect_uri) or `optin` (the push
- * invitation in the Default or Topbox model). Fields of the other kinds are dropped on the way in.
+ * invitation in the Default or Topbox model) or `notification` (a web push the engine sends). The selector is
+ * required only for `custom`, the one kind placed at the element; for the others it is an optional condition (the
+ * page must have it), and a push never enters the page. Fields of the other kinds are dropped on the way in.
  */
 const dcmDispatcherValues = z
   .object({
     filter: z.literal('CELL_DCM'),
     dispatcher_type: z.enum(DCM_DISPATCHER_TYPES, { error: m.dcmDispatcherInvalid }).optional().default('custom'),
+    // Required where the content goes at the element (custom); elsewhere an optional page condition (A-44).
     htmlElement: z
       .string({ error: m.dcmSelectorRequired })
       .trim()
-      .min(1, m.dcmSelectorRequired)
       .max(500, m.dcmSelectorTooLong)
-      .refine(isValidSelector, m.dcmSelectorInvalid),
+      .optional()
+      .transform((v) => v ?? '')
+      .refine((v) => v === '' || isValidSelector(v), m.dcmSelectorInvalid),
     tagBehavior: z.enum(DCM_BEHAVIORS, { error: m.dcmBehaviorInvalid }),
     containHtmlElement: z
       .string({ error: m.dcmContainSelectorInvalid })
@@ -957,6 +961,7 @@ const dcmDispatcherValues = z
   .superRefine((v, ctx) => {
     const fail = (message: string, field: string) => ctx.addIssue({ code: 'custom', message, path: [field] });
     if (v.dispatcher_type === 'custom') {
+      if (!v.htmlElement) fail(m.dcmSelectorRequired, 'htmlElement');
       if (!v.customHtml.trim() && !v.customCss.trim() && !v.customJs.trim()) fail(m.dcmContentRequired, 'customHtml');
     } else if (v.dispatcher_type === 'template') {
       if (!v.template) fail(m.dcmTemplateRequired, 'template');

@@ -21,7 +21,9 @@ export const momentumMessages = {
   titleRequired: (type: MomentumType) =>
     type === 'campaign'
       ? 'A campanha não pode ser salvo sem um título.'
-      : 'O momentum não pode ser salvo sem um título.',
+      : type === 'dcm'
+        ? 'O conteúdo do GCD não pode ser salvo sem um título.'
+        : 'O momentum não pode ser salvo sem um título.',
   titleDuplicate: 'Já existe um item com este título neste domínio. Escolha outro título.',
   editActive: 'Não é permitido editar Momentums em andamento.',
   notFound: 'Momentum não encontrado.',
@@ -30,11 +32,15 @@ export const momentumMessages = {
   created: (type: MomentumType) =>
     type === 'campaign'
       ? 'Sua campanha foi criada. Você será redirecionado em breve...'
-      : 'Seu momentum foi criado. Você será redirecionado em breve...',
+      : type === 'dcm'
+        ? 'Seu conteúdo do GCD foi criado. Você será redirecionado em breve...'
+        : 'Seu momentum foi criado. Você será redirecionado em breve...',
   updated: (type: MomentumType) =>
     type === 'campaign'
       ? 'Sua campanha foi atualizada. Você será redirecionado em breve...'
-      : 'Seu momentum foi atualizado. Você será redirecionado em breve...',
+      : type === 'dcm'
+        ? 'Seu conteúdo do GCD foi atualizado. Você será redirecionado em breve...'
+        : 'Seu momentum foi atualizado. Você será redirecionado em breve...',
   started: 'Seu momentum foi iniciado com sucesso!',
   paused: 'Seu momentum foi pausado com sucesso!',
   removed: 'Seu momentum foi removido com sucesso!',

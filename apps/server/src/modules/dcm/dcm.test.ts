@@ -114,7 +114,7 @@ describe('rules to the tag', () => {
     ]);
     expect(res.status).toBe(200);
     const cfg = await tagConfig(d);
-    expect(cfg.version).toBe('1.4.0');
+    expect(cfg.version).toBe('1.5.0');
     expect(cfg.dcm).toMatch(/^[0-9a-f]{16}$/);
 
     const { rules, rev, cache } = await rulesOf(d, cfg.dcm);
@@ -139,7 +139,7 @@ describe('rules to the tag', () => {
     // Asked without the revision (or with an old one), the answer is not kept.
     expect((await rulesOf(d)).cache).toBe('no-cache');
     expect((await rulesOf(d, 'antiga')).cache).toBe('no-cache');
-    const chunk = await t.app.inject({ method: 'GET', url: '/t/gero/1.4.0/dcm.min.js' });
+    const chunk = await t.app.inject({ method: 'GET', url: '/t/gero/1.5.0/dcm.min.js' });
     expect(chunk.statusCode).toBe(200);
     expect(chunk.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });

@@ -1,4 +1,4 @@
-import { filterMessages as fm, momentumMessages as m } from '@impeto/shared';
+import { dcmMessages as dm, filterMessages as fm, momentumMessages as m } from '@impeto/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
 
@@ -57,6 +57,7 @@ describe('GCD items through the momentum service', () => {
   it('creates Active without a schedule and Paused with scheduled_at, lists only dcm items and loads one', async () => {
     const active = await create({ momentum_title: 'Selo de frete', status: 'Active', momentums: blocks() });
     expect(active.status).toBe(200);
+    expect(active.body.message).toBe('Seu conteúdo do GCD foi criado. Você será redirecionado em breve...');
     expect(active.body.data).toMatchObject({
       type: 'dcm',
       status: 'Active',
@@ -131,18 +132,57 @@ describe('GCD items through the momentum service', () => {
     const active = (await create({ momentum_title: 'Rodando', status: 'Active', momentums: blocks() })).body.data;
     const refused = await call(t.app, 'PUT', '/api/momentum/update', { ...active, momentums: changed }, owner.token);
     expect(refused.status).toBe(409);
-    expect(refused.body.message).toBe(m.editActive);
+    expect(refused.body.message).toBe('Não é permitido editar conteúdos do GCD em andamento.');
   });
 
   it('pauses, starts and removes through the status and remove routes', async () => {
     const item = (await create({ momentum_title: 'Liga e desliga', status: 'Active', momentums: blocks() })).body.data;
     const status = (s: string) => call(t.app, 'PUT', `/api/momentum/status/${item.uuid}`, { status: s }, owner.token);
-    expect((await status('Paused')).body).toMatchObject({ message: m.paused, data: { status: 'Paused' } });
-    expect((await status('Active')).body).toMatchObject({ message: m.started, data: { status: 'Active' } });
+    // GCD wording: the item is a "conteúdo do GCD", never a momentum.
+    expect((await status('Paused')).body).toMatchObject({
+      message: 'Seu conteúdo do GCD foi pausado com sucesso!',
+      data: { status: 'Paused' },
+    });
+    expect((await status('Active')).body).toMatchObject({
+      message: 'Seu conteúdo do GCD foi iniciado com sucesso!',
+      data: { status: 'Active' },
+    });
+    expect((await status('Active')).body.message).toBe(dm.statusFailed);
     const removed = await call(t.app, 'DELETE', `/api/momentum/remove/${item.uuid}`, undefined, owner.token);
-    expect(removed.body.message).toBe(m.removed);
+    expect(removed.body.message).toBe('Seu conteúdo do GCD foi removido com sucesso!');
     const after = (await list()).body.data.find((i: { uuid: string }) => i.uuid === item.uuid);
     expect(after.status).toBe('Deleted');
+  });
+
+  it('a push or template needs no selector (its content does not go at an element); custom code does', async () => {
+    const push = await create({
+      momentum_title: 'Push sem seletor',
+      status: 'Active',
+      momentums: blocks({
+        htmlElement: '',
+        dispatcher_type: 'notification',
+        title: 'Frete grátis',
+        message: 'Hoje, em toda a loja.',
+        redirect_uri: 'https://loja-gcd.com.br/ofertas',
+      }),
+    });
+    expect(push.status, push.body.message).toBe(200);
+    expect(push.body.data.momentums[2].values[0]).toMatchObject({ dispatcher_type: 'notification', htmlElement: '' });
+    const template = await create({
+      momentum_title: 'Alerta sem seletor',
+      status: 'Active',
+      momentums: blocks({ htmlElement: '', dispatcher_type: 'template', template: 'alert', message: 'Oi' }),
+    });
+    expect(template.status, template.body.message).toBe(200);
+    const custom = await create({ momentum_title: 'Código sem seletor', momentums: blocks({ htmlElement: '' }) });
+    expect(custom.status).toBe(400);
+    expect(custom.body.message).toBe(fm.dcmSelectorRequired);
+  });
+
+  it('one item read alone carries its dcm_stats, as the list does', async () => {
+    const item = (await create({ momentum_title: 'Contado', status: 'Active', momentums: blocks() })).body.data;
+    const one = await call(t.app, 'GET', `/api/momentum/list?id=${item.uuid}`, undefined, owner.token);
+    expect(one.body.data.dcm_stats).toEqual({ shown: 0, clicked: 0, missing: null });
   });
 
   it('refuses bad GCD input with pt-BR messages and a 400', async () => {

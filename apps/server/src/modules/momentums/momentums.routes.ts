@@ -56,8 +56,8 @@ export function momentumsRoutes(ctx: AppContext) {
       },
     );
     r.delete('/momentum/remove/:id', { schema: { tags, params: z.object({ id: uuid }) } }, async (req) => {
-      await momentums.remove(ctx, principalOf(req), req.params.id);
-      return ok(m.removed, null);
+      const { message } = await momentums.remove(ctx, principalOf(req), req.params.id);
+      return ok(message, null);
     });
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CreateMomentumInput,
+  itemMessages,
   type MomentumItem,
   type MomentumType,
   momentumMessages as m,
@@ -119,7 +120,10 @@ export async function listForDomain(ctx: AppContext, principal: Principal, domai
 export async function getOne(ctx: AppContext, principal: Principal, uuid: string) {
   const row = await q.findMomentum(ctx.db, principal.companyUuid, uuid);
   if (!row) throw momentumNotFound();
-  return toMomentumItem(row);
+  if (row.type !== 'dcm') return toMomentumItem(row);
+  // A GCD item's showings and clicks (its deliveries in the page), as the list gives them.
+  const stats = (await ctx.dcm.stats(principal.companyUuid, row.domainUuid)).get(row.uuid);
+  return { ...toMomentumItem(row), dcm_stats: stats ?? { shown: 0, clicked: 0, missing: null } };
 }
 
 /** company_uuid and user_uuid in a body must be the caller's own: identity always comes from the token. */
@@ -169,7 +173,7 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
   const current = await q.findMomentum(ctx.db, principal.companyUuid, input.uuid);
   if (!current || current.status === 'Deleted' || current.domainUuid !== input.domain_uuid) throw momentumNotFound();
   assertOwnIdentity(principal, input);
-  if (current.status === 'Active') throw new AppError('MOMENTUM_ACTIVE', 409, m.editActive);
+  if (current.status === 'Active') throw new AppError('MOMENTUM_ACTIVE', 409, itemMessages(current.type).editActive);
   const channelUuid = await resolveChannel(ctx, current.domainUuid, input.channel_uuid);
 
   if (current.status === 'Draft') {
@@ -211,13 +215,14 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
 export async function changeStatus(ctx: AppContext, principal: Principal, uuid: string, status: 'Active' | 'Paused') {
   const current = await q.findMomentum(ctx.db, principal.companyUuid, uuid);
   if (!current) throw momentumNotFound();
-  const refuse = () => new AppError('MOMENTUM_STATUS_REFUSED', 409, m.statusFailed);
+  const mt = itemMessages(current.type);
+  const refuse = () => new AppError('MOMENTUM_STATUS_REFUSED', 409, mt.statusFailed);
   const now = ctx.clock.now();
   if (status === 'Paused') {
     if (current.status !== 'Active') throw refuse();
     const row = await q.updateMomentum(ctx.db, principal.companyUuid, uuid, { status: 'Paused', scheduledAt: null });
     await ctx.engine?.momentumChanged(uuid);
-    return { item: toMomentumItem(row!), message: m.paused };
+    return { item: toMomentumItem(row!), message: mt.paused };
   }
   if (!['Paused', 'Done'].includes(current.status)) throw refuse();
   const finish = blockOf(current.blocks, 'finish')?.values?.[0]?.value;
@@ -229,7 +234,7 @@ export async function changeStatus(ctx: AppContext, principal: Principal, uuid: 
     finishedAt: null,
   });
   await ctx.engine?.momentumChanged(uuid);
-  return { item: toMomentumItem(row!), message: m.started };
+  return { item: toMomentumItem(row!), message: mt.started };
 }
 
 export async function remove(ctx: AppContext, principal: Principal, uuid: string) {
@@ -237,4 +242,5 @@ export async function remove(ctx: AppContext, principal: Principal, uuid: string
   if (!current || current.status === 'Deleted') throw momentumNotFound();
   await q.updateMomentum(ctx.db, principal.companyUuid, uuid, { status: 'Deleted' });
   await ctx.engine?.momentumChanged(uuid);
+  return { message: itemMessages(current.type).removed };
 }
