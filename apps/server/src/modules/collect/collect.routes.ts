@@ -1,10 +1,4 @@
-import {
-  COLLECT_LIMITS,
-  type CollectEvent,
-  collectBatchSchema,
-  collectEventSchema,
-  collectMessages,
-} from '@impeto/shared';
+import { COLLECT_LIMITS, collectBatchSchema, collectMessages } from '@impeto/shared';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -13,20 +7,12 @@ import { domains } from '../../db/schema.ts';
 import type { Engine } from '../../engine/engine.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { createGeo, type Geo, geoFromHeaders } from '../../lib/geo.ts';
 import { isJsonTooDeep, jsonTooDeep } from '../../lib/json-depth.ts';
-import { isPrivateAddress } from '../../lib/safe-agent.ts';
-import { type DeviceInfo, isBotAgent, parseUserAgent } from '../../lib/user-agent.ts';
-import { type Ingestor, requestAttributes } from './ingest.ts';
-import { isStorable, mayHoldUnstorable, storableEvent, storableText } from './storable-text.ts';
-
-let sharedGeo: Geo | undefined;
-/** One geo database per process, loaded in the background on first use. */
-export const processGeo = () => {
-  sharedGeo ??= createGeo();
-  void sharedGeo.load();
-  return sharedGeo;
-};
+import { createEnricher } from './enrich.ts';
+import { guardEvents } from './guard-events.ts';
+import type { Ingestor } from './ingest.ts';
+import { requestAttributes } from './person-upsert.ts';
+import { isStorable, mayHoldUnstorable, storableText } from './storable-text.ts';
 
 interface DomainTarget {
   uuid: string;
@@ -51,24 +37,6 @@ export function isOriginAllowed(origin: string | undefined, root: URL) {
   return o.hostname.endsWith(`.${root.hostname}`) && (root.port === '' || o.port === root.port);
 }
 
-/** Names that never belong to a public push service: one label, or a suffix reserved for local networks. */
-const LOCAL_NAME = /^[^.]+$|\.(?:localhost|local|internal|intranet|lan|home\.arpa)$/;
-
-/**
- * Push endpoints must be https on a public host, so the engine never posts to our own network (SSRF). This is the
- * cheap check by the text at opt-in; the engine checks every DNS answer when it connects (lib/safe-agent.ts).
- */
-export function isPublicPushEndpoint(endpoint: string, allowPrivate: boolean) {
-  if (allowPrivate) return true;
-  const url = new URL(endpoint);
-  const host = url.hostname
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.+$/, '')
-    .toLowerCase();
-  if (url.protocol !== 'https:') return false;
-  return /^[\d.]+$|:/.test(host) ? !isPrivateAddress(host) : !LOCAL_NAME.test(host);
-}
-
 const identifier = z.string().min(1).max(64).refine(isStorable);
 const pendingQuery = z.object({ id: identifier, vid: identifier });
 const profileQuery = pendingQuery.extend({ l: z.string().max(35).refine(isStorable).optional() });
@@ -78,28 +46,7 @@ export function collectRoutes(
   ingestor: Ingestor,
   engine?: Pick<Engine, 'takeOnsite' | 'mayHaveOnsite'>,
 ) {
-  // Most traffic comes from a few browser builds: parse and bot-check each user agent once.
-  const devices = new Map<string, DeviceInfo>();
-  const bots = new Map<string, boolean>();
-  const isBot = (ua: string | undefined) => {
-    if (!ua) return true;
-    let bot = bots.get(ua);
-    if (bot === undefined) {
-      bot = isBotAgent(ua);
-      if (bots.size > 2000) bots.clear();
-      bots.set(ua, bot);
-    }
-    return bot;
-  };
-  const deviceOf = (ua: string) => {
-    let device = devices.get(ua);
-    if (!device) {
-      device = parseUserAgent(ua);
-      if (devices.size > 2000) devices.clear();
-      devices.set(ua, device);
-    }
-    return device;
-  };
+  const enrich = createEnricher(ctx);
   const busy = () => new AppError('COLLECTOR_BUSY', 503, collectMessages.busy);
   const cache = new Map<string, { at: number; target: DomainTarget | null }>();
   const findTarget = async (geroId: string, reply: FastifyReply) => {
@@ -193,52 +140,23 @@ export function collectRoutes(
         if (!isOriginAllowed(request.headers.origin, target.root)) {
           throw new AppError('FOREIGN_ORIGIN', 403, collectMessages.foreignOrigin);
         }
-        const ua = request.headers['user-agent'];
-        if (isBot(ua)) return reply.code(202).send({ accepted: 0, rejected: [], onsite: [], bot: true });
+        if (enrich.isBot(request.headers['user-agent']))
+          return reply.code(202).send({ accepted: 0, rejected: [], onsite: [], bot: true });
 
-        const accepted: CollectEvent[] = [];
-        const rejected: { index: number; message: string }[] = [];
-        batch.e.forEach((raw, index) => {
-          const event = collectEventSchema.safeParse(raw);
-          if (event.success && careful) {
-            const storable = storableEvent(event.data);
-            if ('refused' in storable) {
-              const message =
-                storable.refused === 'category'
-                  ? collectMessages.unstorableCategory
-                  : collectMessages.unstorableIdentifier;
-              rejected.push({ index, message });
-              return;
-            }
-            event.data = storable.event;
-          }
-          if (!event.success) {
-            rejected.push({ index, message: event.error.issues[0]?.message ?? collectMessages.invalidEvent });
-          } else if (
-            event.data.t === 'optin' &&
-            !isPublicPushEndpoint(event.data.s.endpoint, ctx.config.allowPrivateFetch)
-          ) {
-            rejected.push({ index, message: collectMessages.privateEndpoint });
-          } else if (!batch.vid && !isWorkerReport(event.data)) {
-            rejected.push({ index, message: collectMessages.missingVisitor });
-          } else accepted.push(event.data);
+        const { accepted, rejected } = guardEvents(batch.e, {
+          careful,
+          hasVisitor: Boolean(batch.vid),
+          allowPrivateFetch: ctx.config.allowPrivateFetch,
         });
-
         if (accepted.length) {
-          const geo = {
-            ...processGeo().lookup(request.ip),
-            ...stripEmpty(geoFromHeaders(ctx.config.trustedGeoHeaders, request.headers)),
-          };
-          const device = deviceOf(ua!);
-          const language = batch.l ?? request.headers['accept-language']?.split(',')[0];
-          const receivedAt = ctx.clock.now();
+          const { device, geo, language } = enrich.senderOf(request, batch.l);
           const queued = ingestor.push({
             domainUuid: target.uuid,
             visitorId: batch.vid,
             device,
             geo,
             language,
-            receivedAt,
+            receivedAt: ctx.clock.now(),
             events: accepted,
           });
           if (!queued) {
@@ -271,16 +189,8 @@ export function collectRoutes(
       if (!isOriginAllowed(request.headers.origin, target.root)) {
         throw new AppError('FOREIGN_ORIGIN', 403, collectMessages.foreignOrigin);
       }
-      const ua = request.headers['user-agent'];
-      if (isBot(ua)) return reply.send({ a: {} });
-      const fromRequest = requestAttributes({
-        device: deviceOf(ua!),
-        geo: {
-          ...processGeo().lookup(request.ip),
-          ...stripEmpty(geoFromHeaders(ctx.config.trustedGeoHeaders, request.headers)),
-        },
-        language: parsed.data.l ?? request.headers['accept-language']?.split(',')[0],
-      });
+      if (enrich.isBot(request.headers['user-agent'])) return reply.send({ a: {} });
+      const fromRequest = requestAttributes(enrich.senderOf(request, parsed.data.l));
       const a = await ctx.dcm.visitorProfile(target, parsed.data.vid, fromRequest);
       return reply.send({ a });
     });
@@ -305,9 +215,3 @@ export function collectRoutes(
 
 /** Text/plain bodies whose JSON text carries no escape PostgreSQL could refuse (most): their events are not walked. */
 const storableBodies = new WeakSet<object>();
-
-/** What the service worker may send without a visitor id. */
-const isWorkerReport = (e: CollectEvent) => e.t === 'viewed' || e.t === 'clicked' || (e.t === 'optin' && Boolean(e.o));
-
-const stripEmpty = <T extends object>(o: T) =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;

@@ -16,7 +16,8 @@ export type WriteBatch = (db: Db, events: IncomingEvent[], stored: StoredEvent[]
 /**
  * Where a batch is written, in one transaction, stage by stage: the erased visitors' events dropped, the service
  * worker's reports, the persons upserted, the events appended, the GCD counters, the push states, the event
- * catalogue and the daily rollups. Each stage sends a few multi-row statements per batch, none per event.
+ * catalogue and the daily rollups. Each stage sends multi-row statements, a few per batch, not one per event
+ * (push states excepted: one UPDATE per person that opted in or out).
  */
 export function createBatchWriter(options: { timeZone?: string } = {}): WriteBatch {
   const rollups = createRollups(options.timeZone);
