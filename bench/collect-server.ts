@@ -28,7 +28,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { type Db, fromPostgres } from '../apps/server/src/db/client.ts';
 import { companies, domains } from '../apps/server/src/db/schema.ts';
 import { installJobs } from '../apps/server/src/engine/jobs.ts';
-import { processGeo } from '../apps/server/src/modules/collect/collect.routes.ts';
+import { processGeo } from '../apps/server/src/modules/collect/enrich.ts';
 import { purgeExpiredEvents } from '../apps/server/src/modules/persons/retention.ts';
 
 export const DOMAIN_ROOT = 'https://bench.example.com.br';
