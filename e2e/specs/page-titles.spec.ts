@@ -22,8 +22,8 @@ test('the browser tab names each page as the user navigates, with the product na
   const nav = page.getByRole('navigation', { name: 'Menu principal' });
   for (const [item, title] of [
     ['Analytics', 'Analytics · Ímpeto'],
-    ['Momentums', 'Momentums · Ímpeto'],
-    ['Campanhas', 'Campanhas · Ímpeto'],
+    ['Momentums', 'Momentum · Ímpeto'],
+    ['Campanhas', 'Campanha · Ímpeto'],
     ['Mídias', 'Mídias · Ímpeto'],
     ['Canais', 'Canais · Ímpeto'],
     ['Domínios', 'Domínios · Ímpeto'],

@@ -34,8 +34,8 @@ describe('page titles', () => {
     await titleBecomes('Analytics · Ímpeto');
     const pages: [string, string][] = [
       ['/domains', 'Domínios · Ímpeto'],
-      ['/v2/momentums', 'Momentums · Ímpeto'],
-      ['/v2/campaigns', 'Campanhas · Ímpeto'],
+      ['/v2/momentums', 'Momentum · Ímpeto'],
+      ['/v2/campaigns', 'Campanha · Ímpeto'],
       ['/v2/momentum/create', 'Momentum · Ímpeto'],
       ['/v2/campaign/create', 'Campanha · Ímpeto'],
       ['/channels', 'Canais · Ímpeto'],

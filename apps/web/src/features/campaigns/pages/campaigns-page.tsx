@@ -2,6 +2,7 @@ import { usePageTitle } from '../../../lib/page-title.ts';
 import { MomentumList } from '../../momentums/index.ts';
 
 export default function CampaignsPage() {
-  usePageTitle('Campanhas');
+  // The spec's page title (doc 2 §2.1); the header keeps the plural.
+  usePageTitle('Campanha');
   return <MomentumList type="campaign" />;
 }

@@ -1,5 +1,19 @@
 import type { MomentumType } from '@impeto/shared';
-import { Alert, Badge, Button, EmptyState, Group, Paper, Skeleton, Table, Tabs, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  EmptyState,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   IconAlertTriangle,
   IconLayoutDashboard,
@@ -15,7 +29,7 @@ import { errorMessage } from '../../../lib/api.ts';
 import { withDomain } from '../../../lib/navigation.ts';
 import { notifyError } from '../../../lib/notify.ts';
 import { useMomentums } from '../api/list-momentums.ts';
-import { MomentumRow } from './momentum-row.tsx';
+import { MomentumCard, MomentumRow } from './momentum-row.tsx';
 import { formPath, itemsOfTab, listColumns, NOUN, TABS, type TabValue, tabCounts, tabOf } from './momentum-status.ts';
 
 const DESCRIPTIONS: Record<MomentumType, string> = {
@@ -81,6 +95,8 @@ export function MomentumList({ type }: { type: MomentumType }) {
   );
   const createLink = withDomain(formPath(type), domainUuid);
   const columns = listColumns(type);
+  // Below Mantine's sm breakpoint the table would show only '#' and 'Título': each item becomes a card.
+  const phone = useMediaQuery('(max-width: 47.99em)') ?? false;
 
   return (
     <>
@@ -170,6 +186,20 @@ export function MomentumList({ type }: { type: MomentumType }) {
               </EmptyState.Actions>
             ) : null}
           </EmptyState>
+        ) : phone ? (
+          query.isPending ? (
+            <Stack gap="sm" p="sm" aria-hidden>
+              {[0, 1, 2].map((r) => (
+                <Skeleton key={r} height={96} radius="md" data-testid="row-skeleton" />
+              ))}
+            </Stack>
+          ) : (
+            <Stack component="ul" gap="sm" p="sm" m={0} aria-label={noun.title}>
+              {rows.map((item) => (
+                <MomentumCard key={item.uuid} item={item} />
+              ))}
+            </Stack>
+          )
         ) : (
           <Table.ScrollContainer minWidth={type === 'dcm' ? 940 : 1000}>
             <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover aria-label={noun.title}>

@@ -1,5 +1,5 @@
 import { type DeliveryCounts, type MomentumItem, momentumMessages as mm } from '@impeto/shared';
-import { ActionIcon, Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import {
   IconAlertTriangle,
@@ -98,7 +98,8 @@ export function ScheduleCell({ value }: { value: string | null }) {
   );
 }
 
-export function MomentumRow({ item, index }: { item: MomentumItem; index: number }) {
+/** The row's actions (pause, start, view, log, edit, remove) and whether one is running: shared by row and card. */
+function useItemActions(item: MomentumItem) {
   const navigate = useDomainNavigate();
   const status = useChangeMomentumStatus();
   const remove = useRemoveMomentum();
@@ -139,6 +140,75 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
     });
 
   const busy = status.isPending || remove.isPending;
+  const controls =
+    item.status === 'Deleted' ? (
+      <Text size="xs" c="dimmed">
+        —
+      </Text>
+    ) : (
+      <Group gap={2} wrap="nowrap">
+        {actions.pause ? (
+          <Action
+            label={`Pausar ${title}`}
+            icon={<IconPlayerPause size={17} />}
+            color="yellow"
+            onClick={() => change('Paused')}
+            loading={status.isPending}
+          />
+        ) : null}
+        {actions.start ? (
+          <Action
+            label={`Iniciar ${title}`}
+            icon={<IconPlayerPlay size={17} />}
+            color="green"
+            onClick={() => change('Active')}
+            loading={status.isPending}
+          />
+        ) : null}
+        {actions.view ? (
+          <Action
+            label={`Visualizar ${title}`}
+            icon={<IconEye size={17} />}
+            onClick={() => navigate(viewPath(item.type, item.uuid))}
+          />
+        ) : null}
+        <Action
+          label={`Entregas de ${title}`}
+          icon={<IconListDetails size={17} />}
+          onClick={() => navigate(`/v2/deliveries?id=${item.uuid}`)}
+        />
+        {actions.edit ? <Action label={`Editar ${title}`} icon={<IconPencil size={17} />} onClick={edit} /> : null}
+        {actions.remove ? (
+          <Action
+            label={`Remover ${title}`}
+            icon={<IconTrash size={17} />}
+            color="red"
+            onClick={confirmRemove}
+            loading={remove.isPending}
+          />
+        ) : null}
+      </Group>
+    );
+  return { controls, busy };
+}
+
+function StatusBadge({ item }: { item: MomentumItem }) {
+  return (
+    <Badge
+      variant="light"
+      radius="sm"
+      color={STATUS_COLORS[displayStatus(item)]}
+      style={{ minWidth: 'max-content', overflow: 'visible' }}
+    >
+      {statusLabel(item)}
+    </Badge>
+  );
+}
+
+export function MomentumRow({ item, index }: { item: MomentumItem; index: number }) {
+  const { controls, busy } = useItemActions(item);
+  const title = item.momentum_title || 'Sem título';
+  const isDcm = item.type === 'dcm';
   return (
     <Table.Tr style={{ opacity: busy ? 0.6 : 1 }}>
       <Table.Td>
@@ -160,14 +230,7 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
         </Stack>
       </Table.Td>
       <Table.Td>
-        <Badge
-          variant="light"
-          radius="sm"
-          color={STATUS_COLORS[displayStatus(item)]}
-          style={{ minWidth: 'max-content', overflow: 'visible' }}
-        >
-          {statusLabel(item)}
-        </Badge>
+        <StatusBadge item={item} />
       </Table.Td>
       {isDcm ? null : (
         <Table.Td>
@@ -185,57 +248,65 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
       <Table.Td>
         <DateTimeCell value={item.updated_at} />
       </Table.Td>
-      <Table.Td>
-        {item.status === 'Deleted' ? (
-          <Text size="xs" c="dimmed">
-            —
-          </Text>
-        ) : (
-          <Group gap={2} wrap="nowrap">
-            {actions.pause ? (
-              <Action
-                label={`Pausar ${title}`}
-                icon={<IconPlayerPause size={17} />}
-                color="yellow"
-                onClick={() => change('Paused')}
-                loading={status.isPending}
-              />
-            ) : null}
-            {actions.start ? (
-              <Action
-                label={`Iniciar ${title}`}
-                icon={<IconPlayerPlay size={17} />}
-                color="green"
-                onClick={() => change('Active')}
-                loading={status.isPending}
-              />
-            ) : null}
-            {actions.view ? (
-              <Action
-                label={`Visualizar ${title}`}
-                icon={<IconEye size={17} />}
-                onClick={() => navigate(viewPath(item.type, item.uuid))}
-              />
-            ) : null}
-            <Action
-              label={`Entregas de ${title}`}
-              icon={<IconListDetails size={17} />}
-              onClick={() => navigate(`/v2/deliveries?id=${item.uuid}`)}
-            />
-            {actions.edit ? <Action label={`Editar ${title}`} icon={<IconPencil size={17} />} onClick={edit} /> : null}
-            {actions.remove ? (
-              <Action
-                label={`Remover ${title}`}
-                icon={<IconTrash size={17} />}
-                color="red"
-                onClick={confirmRemove}
-                loading={remove.isPending}
-              />
-            ) : null}
-          </Group>
-        )}
-      </Table.Td>
+      <Table.Td>{controls}</Table.Td>
     </Table.Tr>
+  );
+}
+
+/**
+ * The same item on a phone: a card with the title, status, channel, schedule, the figures and the actions, instead
+ * of a table whose columns past 'Título' would be cut off.
+ */
+export function MomentumCard({ item }: { item: MomentumItem }) {
+  const { controls, busy } = useItemActions(item);
+  const title = item.momentum_title || 'Sem título';
+  const isDcm = item.type === 'dcm';
+  return (
+    <Paper
+      component="li"
+      aria-label={title}
+      withBorder
+      radius="md"
+      p="sm"
+      style={{ opacity: busy ? 0.6 : 1, listStyle: 'none' }}
+    >
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+        <Stack gap={2} style={{ minWidth: 0 }}>
+          <Text size="sm" fw={600} lineClamp={2}>
+            {title}
+          </Text>
+          {item.momentum_description ? (
+            <Text size="xs" c="dimmed" lineClamp={1}>
+              {item.momentum_description}
+            </Text>
+          ) : null}
+        </Stack>
+        <StatusBadge item={item} />
+      </Group>
+      <Group gap="md" mt={6} wrap="wrap">
+        {isDcm ? null : (
+          <Text size="xs" ff="monospace" fw={600} c="dimmed">
+            {channelLabel(item)}
+          </Text>
+        )}
+        {isValidDate(item.scheduled_at) ? (
+          <Group gap={4} wrap="nowrap">
+            <Text size="xs" c="dimmed">
+              Agendado para
+            </Text>
+            <ScheduleCell value={item.scheduled_at} />
+          </Group>
+        ) : (
+          <Text size="xs" c="dimmed">
+            Atualizado em {formatZoned(item.updated_at)}
+          </Text>
+        )}
+      </Group>
+      {isDcm ? <DcmSummary stats={dcmStatsOf(item)} /> : <DeliverySummary counts={item.deliveries} />}
+      <Group justify="flex-end" mt={6}>
+        {controls}
+      </Group>
+    </Paper>
   );
 }
 
@@ -254,7 +325,7 @@ function DeliverySummary({ counts }: { counts?: DeliveryCounts }) {
   const description = parts.map((p) => `${count.format(p.value)} ${p.label}`).join(', ') + failed;
   return (
     <Tooltip label={`Mensagens: ${description}`} withArrow>
-      <Group gap={10} wrap="nowrap" mt={4} aria-label={`Mensagens: ${description}`}>
+      <Group gap={10} wrap="wrap" mt={4} aria-label={`Mensagens: ${description}`}>
         {parts.map(({ icon: Icon, value, label }) => (
           <Group key={label} gap={3} wrap="nowrap">
             <Icon size={13} stroke={1.8} color="var(--mantine-color-dimmed)" aria-hidden />
@@ -263,6 +334,15 @@ function DeliverySummary({ counts }: { counts?: DeliveryCounts }) {
             </Text>
           </Group>
         ))}
+        {counts.failed ? (
+          // Failures are on the row itself: a row whose every delivery failed would otherwise read '0 0 0'.
+          <Group gap={3} wrap="nowrap">
+            <IconAlertTriangle size={13} stroke={1.8} color="var(--mantine-color-red-7)" aria-hidden />
+            <Text size="xs" c="red.7" fw={600} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+              {count.format(counts.failed)} {counts.failed === 1 ? 'falha' : 'falhas'}
+            </Text>
+          </Group>
+        ) : null}
       </Group>
     </Tooltip>
   );

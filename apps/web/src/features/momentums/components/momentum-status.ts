@@ -1,6 +1,6 @@
 import { type MomentumItem, type MomentumStatus, type MomentumType, STATUS_LABELS } from '@impeto/shared';
 import dayjs from 'dayjs';
-import { inAppZone } from '../../blocks/index.ts';
+import { blockOf, inAppZone } from '../../blocks/index.ts';
 
 export type DisplayStatus = MomentumStatus | 'Scheduled';
 
@@ -58,13 +58,25 @@ export function scheduleMarker(scheduledAt: string, now: Date = new Date()): str
 export const isValidDate = (value: string | null | undefined): value is string =>
   Boolean(value && dayjs(value).isValid());
 
-/** Which row actions each status offers (spec doc 2 §2.2, READINGS ). */
-export function rowActions(item: Pick<MomentumItem, 'status' | 'scheduled_at'>) {
+/** The finish block's date, when the item has one. */
+export const finishDateOf = (item: Pick<MomentumItem, 'momentums'>): string | null => {
+  const value = (blockOf(item.momentums, 'finish') as { values?: { value?: unknown }[] } | undefined)?.values?.[0]
+    ?.value;
+  return typeof value === 'string' && isValidDate(value) ? value : null;
+};
+
+/**
+ * Which row actions each status offers (spec doc 2 §2.2, READINGS A-32, A-34). A Done item whose finish date has
+ * passed is not offered Iniciar: the server refuses to start it (A-32), so the button could only fail.
+ */
+export function rowActions(item: Pick<MomentumItem, 'status' | 'scheduled_at' | 'momentums'>, now = new Date()) {
   const s = displayStatus(item);
   if (s === 'Deleted') return { pause: false, start: false, view: false, edit: false, remove: false };
+  const finish = finishDateOf(item);
+  const finished = finish !== null && dayjs(finish).valueOf() <= now.getTime();
   return {
     pause: s === 'Active',
-    start: s === 'Paused' || s === 'Scheduled' || s === 'Done',
+    start: s === 'Paused' || s === 'Scheduled' || (s === 'Done' && !finished),
     view: true,
     edit: true,
     remove: true,
