@@ -26,6 +26,20 @@ describe('config', () => {
     expect(loadConfig({ ...base, COLLECT_SPOOL_MAX_MB: '10' }).collectSpoolMaxBytes).toBe(10 * 1024 * 1024);
   });
 
+  it('reads TRUST_PROXY in the forms Fastify takes: off, every proxy, or the proxies named', () => {
+    const trust = (TRUST_PROXY?: string) =>
+      loadConfig({ ...base, ...(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }) });
+    expect(trust().trustProxy).toBe(false);
+    for (const off of ['', '0', 'false']) expect(trust(off).trustProxy).toBe(false);
+    for (const on of ['1', 'true']) expect(trust(on).trustProxy).toBe(true);
+    expect(trust('10.0.0.0/8, 127.0.0.1,::1').trustProxy).toBe('10.0.0.0/8,127.0.0.1,::1');
+    expect(trust('loopback,uniquelocal').trustProxy).toBe('loopback,uniquelocal');
+    // Fastify ignores a hop count (a direct client could claim the hops): refused rather than silently off.
+    for (const bad of ['2', 'sim', '10.0.0.0/33', '-1', '300.0.0.1', 'loopback,']) {
+      expect(() => trust(bad), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it("takes the engine's batch, concurrency and encryption threads from the environment, and refuses nonsense", () => {
     expect(loadConfig(base)).toMatchObject({
       engineBatchSize: 500,

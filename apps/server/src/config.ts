@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { ENGINE_DEFAULTS } from './engine/defaults.ts';
@@ -8,6 +9,35 @@ const flag = z
   .enum(['0', '1', 'true', 'false'])
   .default('0')
   .transform((v) => v === '1' || v === 'true');
+
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyAddress = (entry: string) => {
+  if (PROXY_KEYWORDS.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+};
+/**
+ * Fastify's trustProxy: off (`0`, `false`, unset), `1`/`true` (every X-Forwarded-For entry: right only when the
+ * proxy overwrites the header, since a client can write its first entries), or the proxies' addresses, CIDRs and
+ * proxy-addr's keywords (the client is the first address no trusted proxy wrote). Fastify ignores hop counts.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .default('0')
+  .transform((v, issue): boolean | string => {
+    if (v === '' || v === '0' || v === 'false') return false;
+    if (v === '1' || v === 'true') return true;
+    const entries = v.split(',').map((e) => e.trim());
+    if (entries.every(isProxyAddress)) return entries.join(',');
+    issue.addIssue({
+      code: 'custom',
+      message: 'use 0, 1 (ou true) ou os endereços e faixas CIDR dos proxies, separados por vírgula',
+    });
+    return z.NEVER;
+  });
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -43,7 +73,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   TRACKER_DIST: z.string().optional(),
-  TRUST_PROXY: flag,
+  TRUST_PROXY: trustProxy,
   TRUSTED_GEO_HEADERS: z.enum(['none', 'cloudflare', 'vercel']).default('none'),
   /** The drizzle-kit migrations folder (tests point it at a copy with a broken migration). */
   MIGRATIONS_DIR: z.string().optional(),
@@ -85,8 +115,11 @@ export interface Config {
   webDist: string;
   /** The built tag (packages/tracker/dist): loader, versioned trackers and service workers. */
   trackerDist: string;
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
-  trustProxy: boolean;
+  /**
+   * Behind a reverse proxy (Fastify's trustProxy: true, or the proxies' addresses): the client address comes from
+   * X-Forwarded-For, and the routes served to this machine only (outbox, demonstration clock) are off.
+   */
+  trustProxy: boolean | string;
   /** A CDN whose geo headers we trust over our own database. */
   trustedGeoHeaders: 'none' | 'cloudflare' | 'vercel';
   /** The migrations applied at start (apps/server/drizzle). */

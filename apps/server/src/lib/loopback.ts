@@ -13,12 +13,34 @@ export function isLoopbackAddress(address: string | undefined) {
   return isIP(address) === 6 && loopback.check(address, 'ipv6');
 }
 
-const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via'];
+/** Headers that reverse proxies, CDNs and load balancers add to what they forward (Node lower-cases names). */
+const PROXY_HEADERS = new Set([
+  'forwarded',
+  'via',
+  'x-real-ip',
+  'x-client-ip',
+  'x-cluster-client-ip',
+  'x-original-forwarded-for',
+  'x-proxyuser-ip',
+  'true-client-ip',
+  'fastly-client-ip',
+  'akamai-client-ip',
+  'fly-client-ip',
+  'x-azure-clientip',
+  'x-appengine-user-ip',
+  'cdn-loop',
+]);
+const PROXY_PREFIXES = ['x-forwarded-', 'cf-', 'x-vercel-', 'x-envoy-', 'x-amzn-'];
+
+/** Whether any header says a proxy forwarded the request. */
+export const isForwarded = (headers: FastifyRequest['headers']) =>
+  Object.keys(headers).some((name) => PROXY_HEADERS.has(name) || PROXY_PREFIXES.some((p) => name.startsWith(p)));
 
 /**
- * The request comes from this machine: the socket's own peer is loopback (never X-Forwarded-For, which any
- * client can write) and no proxy says it forwarded it (a reverse proxy on the same machine connects from
- * loopback on behalf of anyone).
+ * The request comes from this machine: the server is not configured behind a reverse proxy (TRUST_PROXY; a proxy
+ * that adds no header would make every visitor look local), the socket's own peer is loopback (never
+ * X-Forwarded-For, which any client can write) and no header says a proxy forwarded it (a reverse proxy on the
+ * same machine connects from loopback on behalf of anyone).
  */
-export const isLocalRequest = (request: FastifyRequest) =>
-  isLoopbackAddress(request.socket.remoteAddress) && !FORWARDING_HEADERS.some((h) => h in request.headers);
+export const isLocalRequest = (request: FastifyRequest, behindProxy: boolean | string) =>
+  !behindProxy && isLoopbackAddress(request.socket.remoteAddress) && !isForwarded(request.headers);

@@ -10,6 +10,7 @@ import {
   signUpAndSignIn,
   type TestApp,
 } from '../../../test/harness.ts';
+import { PROXY_HEADERS } from '../../../test/proxy-headers.ts';
 import { type PushService, startPushService } from '../../../test/push-service.ts';
 import { loadConfig } from '../../config.ts';
 
@@ -207,6 +208,7 @@ describe('demonstration clock, with DEMO_CLOCK=1 in development', () => {
       ['203.0.113.7', { 'x-forwarded-for': '127.0.0.1' }],
       ['127.0.0.1', { 'x-forwarded-for': '203.0.113.7' }],
       ['127.0.0.1', { forwarded: 'for=203.0.113.7' }],
+      ...PROXY_HEADERS.map((headers): [string, Record<string, string>] => ['127.0.0.1', headers]),
     ];
     for (const [address, headers] of cases) {
       const res = await putClock(t, new Date(Date.now() - DAY_MS).toISOString(), address, headers);
@@ -232,6 +234,17 @@ describe('demonstration clock elsewhere', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ message: msg.common.routeNotFound, code: 'ROUTE_NOT_FOUND' });
       expect((await getClock(t)).statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is off behind a reverse proxy (TRUST_PROXY), even for a request from this machine without proxy headers', async () => {
+    const t = await createTestApp({ nodeEnv: 'development', demoClock: true, trustProxy: true, authRateLimit: 1000 });
+    try {
+      expect((await putClock(t, new Date(Date.now() - DAY_MS).toISOString())).statusCode).toBe(404);
+      expect((await getClock(t)).statusCode).toBe(404);
+      expect(t.app.ctx.clock.now().getTime()).toBeGreaterThan(Date.now() - 60_000);
     } finally {
       await t.close();
     }

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
+import { PROXY_HEADERS } from '../../../test/proxy-headers.ts';
 import { createMailer } from '../../lib/mailer.ts';
 
 const outboxFrom = (t: TestApp, remoteAddress: string, headers: Record<string, string> = {}) =>
@@ -12,7 +13,7 @@ const outboxFrom = (t: TestApp, remoteAddress: string, headers: Record<string, s
 describe('development outbox in development, without SMTP', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ nodeEnv: 'development', trustProxy: true, authRateLimit: 1000 });
+    t = await createTestApp({ nodeEnv: 'development', authRateLimit: 1000 });
   });
   afterAll(() => t.close());
 
@@ -39,14 +40,31 @@ describe('development outbox in development, without SMTP', () => {
     }
   });
 
-  it('is not served through a reverse proxy on this machine', async () => {
-    const proxied: Record<string, string>[] = [
-      { 'x-forwarded-for': '203.0.113.7' },
-      { forwarded: 'for=203.0.113.7' },
-      { 'x-real-ip': '203.0.113.7' },
-    ];
-    for (const headers of proxied) {
-      expect((await outboxFrom(t, '127.0.0.1', headers)).statusCode).toBe(404);
+  it('is not served through a reverse proxy on this machine, whichever header says so', async () => {
+    const served: string[] = [];
+    for (const headers of PROXY_HEADERS) {
+      const res = await outboxFrom(t, '127.0.0.1', headers);
+      if (res.statusCode !== 404) served.push(`${JSON.stringify(headers)} → ${res.statusCode}`);
+    }
+    expect(served).toEqual([]);
+  });
+});
+
+describe('development outbox behind a reverse proxy (TRUST_PROXY)', () => {
+  it('is off, even for a request whose socket is this machine and that carries no proxy header', async () => {
+    for (const trustProxy of [true, 'loopback'] as const) {
+      const t = await createTestApp({ nodeEnv: 'development', trustProxy, authRateLimit: 1000 });
+      try {
+        await signUpAndSignIn(t.app, { validate: false });
+        expect(t.app.ctx.mailer.outbox?.length).toBeGreaterThan(0);
+        for (const address of ['127.0.0.1', '::1']) {
+          const res = await outboxFrom(t, address);
+          expect(res.statusCode, `${trustProxy} ${address}`).toBe(404);
+          expect(res.json()).toEqual({ message: msg.common.routeNotFound, code: 'ROUTE_NOT_FOUND' });
+        }
+      } finally {
+        await t.close();
+      }
     }
   });
 });

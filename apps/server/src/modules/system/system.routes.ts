@@ -15,9 +15,9 @@ export interface DevClockHooks {
 }
 
 export function systemRoutes(ctx: AppContext, devClock?: DevClockHooks) {
-  /** Like the outbox: only with the demonstration clock, never in production, only to this machine. */
+  /** Like the outbox: only with the demonstration clock, never in production, only to this machine (never behind a proxy). */
   const guardDevClock = async (request: FastifyRequest) => {
-    if (!devClock || ctx.config.nodeEnv === 'production' || !isLocalRequest(request))
+    if (!devClock || ctx.config.nodeEnv === 'production' || !isLocalRequest(request, ctx.config.trustProxy))
       throw notFound(msg.common.routeNotFound, 'ROUTE_NOT_FOUND');
   };
   const clockState = (): DevClockState => ({
@@ -54,7 +54,11 @@ export function systemRoutes(ctx: AppContext, devClock?: DevClockHooks) {
       },
       async (request) => {
         // Reset links are account takeovers: the outbox is served to this machine only, and never in production.
-        if (!ctx.mailer.outbox || ctx.config.nodeEnv === 'production' || !isLocalRequest(request))
+        if (
+          !ctx.mailer.outbox ||
+          ctx.config.nodeEnv === 'production' ||
+          !isLocalRequest(request, ctx.config.trustProxy)
+        )
           throw notFound(msg.common.routeNotFound, 'ROUTE_NOT_FOUND');
         return ok(msg.common.ok, ctx.mailer.outbox);
       },

@@ -1,0 +1,20 @@
+/** What reverse proxies, CDNs and load balancers add to a request they forward, one header at a time. */
+export const PROXY_HEADERS: Record<string, string>[] = [
+  { 'x-forwarded-for': '203.0.113.7' },
+  { forwarded: 'for=203.0.113.7' },
+  { 'x-real-ip': '203.0.113.7' },
+  { via: '1.1 proxy' },
+  { 'x-forwarded-host': 'impeto.com.br' },
+  { 'x-forwarded-proto': 'https' },
+  { 'x-forwarded-port': '443' },
+  { 'x-forwarded-server': 'proxy' },
+  { 'x-client-ip': '203.0.113.7' },
+  { 'x-cluster-client-ip': '203.0.113.7' },
+  { 'cf-connecting-ip': '203.0.113.7' },
+  { 'cf-connecting-ipv6': '2001:db8::7' },
+  { 'true-client-ip': '203.0.113.7' },
+  { 'fastly-client-ip': '203.0.113.7' },
+  { 'x-original-forwarded-for': '203.0.113.7' },
+  { 'x-proxyuser-ip': '203.0.113.7' },
+  { 'X-Forwarded-Anything': 'x' },
+];
