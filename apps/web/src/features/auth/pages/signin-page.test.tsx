@@ -93,6 +93,38 @@ describe('sign in', () => {
     expect(localStorage.getItem('impeto.session')).not.toBeNull();
   });
 
+  it('selects the first allowed domain as part of signing in and lands on its analytics, not on /domains', async () => {
+    const domain = (uuid: string, overrides: Record<string, unknown> = {}) => ({
+      uuid,
+      name: `Loja ${uuid.slice(0, 1)}`,
+      domain: 'https://loja.example.com',
+      domain_root: 'https://loja.example.com',
+      gero_id: `G-${uuid.slice(0, 1)}`,
+      gero_validate: true,
+      gero_version: '1.0.0',
+      cn_sw_version: '1.0.0',
+      status: 'Active',
+      active: true,
+      ...overrides,
+    });
+    const unverified = domain('11111111-1111-4111-8111-111111111111', { gero_validate: false });
+    const allowed = domain('22222222-2222-4222-8222-222222222222');
+    mockFetch((url) => {
+      if (url === '/api/users/signin') return { body: signinAnswer };
+      if (url.includes('/domain/list/')) return { body: { message: 'ok', data: [unverified, allowed] } };
+      return undefined;
+    });
+    const { router } = renderApp('/signin');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Nome de usuário'), 'ana');
+    await user.type(screen.getByLabelText('Senha'), 'segredo123');
+    solveCaptcha();
+    await user.click(screen.getByRole('button', { name: 'Entrar' }));
+
+    await waitFor(() => expect(router.state.location.search).toBe(`?domain=${allowed.uuid}`), { timeout: 5000 });
+    expect(router.state.location.pathname).toBe('/');
+  });
+
   it('shows the server message in a toast on failure and stays on the page', async () => {
     mockFetch((url) =>
       url === '/api/users/signin'

@@ -1,14 +1,16 @@
 import { msg, signinSchema } from '@impeto/shared';
+import { isDomainAllowed } from '@impeto/shared/core';
 import { Anchor, Button, Checkbox, Divider, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconLock, IconUser } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { clearDomainState } from '../../../lib/domain-store.ts';
+import { clearDomainState, setSelectedDomain, toSelectedDomain } from '../../../lib/domain-store.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { usePageTitle } from '../../../lib/page-title.ts';
 import { saveSession, sessionFromSignin } from '../../../lib/session.ts';
+import { domainsQueryOptions } from '../../domains/api/list-domains.ts';
 import { useSignin } from '../api/signin.ts';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { type CaptchaHandle, CaptchaWidget } from '../components/captcha-widget.tsx';
@@ -49,10 +51,15 @@ export default function SigninPage() {
       ...(values.keep_connected ? { keep_connected: true } : {}),
     };
     signin.mutate(body, {
-      onSuccess: ({ data }) => {
+      onSuccess: async ({ data }) => {
         clearDomainState();
         queryClient.clear();
         saveSession(sessionFromSignin(data), values.keep_connected);
+        // Selecting the first allowed domain is part of signing in, so `/` opens its analytics (READINGS A-2)
+        // instead of bouncing to /domains; a list that fails to load is the shell's to report.
+        const domains = await queryClient.fetchQuery(domainsQueryOptions(data.company_uuid)).catch(() => []);
+        const first = domains.findIndex((d) => isDomainAllowed(d));
+        if (first >= 0) setSelectedDomain(toSelectedDomain(domains[first]!, first));
         navigate(resolveOrigin(location.state), { replace: true });
       },
       onError: (error) => {
