@@ -1,3 +1,4 @@
+export { AUDIENCE_DEBOUNCE_MS, AudienceEstimate, formatAudience } from './audience-estimate.tsx';
 export * from './block-state.ts';
 export * from './block-summary.ts';
 export { ButtonsEditor, ChannelEditor, MESSAGE_MAX, NO_CHANNELS, TITLE_MAX } from './channel-editor.tsx';

@@ -5,6 +5,8 @@ export interface Impact {
   percentualAtingido: number;
   total: number;
   impacted: number;
+  /** Above 60,000 persons the server counts a uniform sample and scales it. */
+  estimated?: boolean;
 }
 
 /** POST /person/search/peopleImpacted/:domain { momentums }: the share of the base a filter reaches. */

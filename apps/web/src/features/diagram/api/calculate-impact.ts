@@ -5,6 +5,7 @@ export interface Impact {
   percentualAtingido: number;
   total: number;
   impacted: number;
+  estimated?: boolean;
 }
 
 /** POST /person/search/peopleImpacted/:domain { momentums }: the share of the base the filter reaches. */

@@ -3,12 +3,13 @@ import { IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/api.ts';
 import { notifyError } from '../../../lib/notify.ts';
-import { useCalculateImpact } from '../api/calculate-impact.ts';
+import { formatAudience } from '../../blocks/index.ts';
+import { type Impact, useCalculateImpact } from '../api/calculate-impact.ts';
 
 export type ImpactState = 'idle' | 'calculating' | 'calculated';
 
-export const formatImpact = (percent: number) =>
-  `Impacto: ${percent.toLocaleString('pt-BR', { maximumFractionDigits: 1 })}% da base`;
+/** The spec's 'Impacto: N% da base' with the number of people in front (issue #29): 'Impacto: 400 pessoas (12,5% da base)'. */
+export const formatImpact = (impact: Impact) => `Impacto: ${formatAudience(impact)}`;
 
 export interface ImpactIndicatorProps {
   domainUuid: string;
@@ -23,14 +24,20 @@ export interface ImpactIndicatorProps {
  */
 export function ImpactIndicator({ domainUuid, getBlocks, onInvalid }: ImpactIndicatorProps) {
   const impact = useCalculateImpact(domainUuid);
-  const [percent, setPercent] = useState<number | null>(null);
-  const state: ImpactState = impact.isPending ? 'calculating' : percent === null ? 'idle' : 'calculated';
+  const [result, setResult] = useState<Impact | null>(null);
+  const state: ImpactState = impact.isPending ? 'calculating' : result === null ? 'idle' : 'calculated';
 
   const calculate = () => {
     const blocks = getBlocks();
     if (!blocks) return onInvalid();
     impact.mutate(blocks, {
-      onSuccess: (data) => setPercent(Number(data?.percentualAtingido ?? 0)),
+      onSuccess: (data) =>
+        setResult({
+          percentualAtingido: Number(data?.percentualAtingido ?? 0),
+          total: Number(data?.total ?? 0),
+          impacted: Number(data?.impacted ?? 0),
+          estimated: data?.estimated === true,
+        }),
       onError: (error) => notifyError(errorMessage(error)),
     });
   };
@@ -44,10 +51,10 @@ export function ImpactIndicator({ domainUuid, getBlocks, onInvalid }: ImpactIndi
             <Loader size={14} />
             <Text size="sm">Calculando impacto...</Text>
           </>
-        ) : state === 'calculated' && percent !== null ? (
+        ) : state === 'calculated' && result !== null ? (
           <>
             <Text size="sm" fw={600}>
-              {formatImpact(percent)}
+              {formatImpact(result)}
             </Text>
             <Anchor component="button" type="button" size="sm" onClick={calculate}>
               Recalcular

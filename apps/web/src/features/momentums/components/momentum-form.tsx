@@ -26,6 +26,7 @@ import { withDomain } from '../../../lib/navigation.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { getSession } from '../../../lib/session.ts';
 import {
+  AudienceEstimate,
   blockOf,
   ChannelEditor,
   type ChannelState,
@@ -465,13 +466,16 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
           description="Quem recebe: até duas condições sobre os visitantes."
           locked={locked}
         >
-          <FilterEditor
-            domainUuid={domainUuid}
-            value={state.filter}
-            onChange={set('filter')}
-            errors={errors.filter}
-            disabled={locked}
-          />
+          <Stack gap="sm">
+            <FilterEditor
+              domainUuid={domainUuid}
+              value={state.filter}
+              onChange={set('filter')}
+              errors={errors.filter}
+              disabled={locked}
+            />
+            <AudienceEstimate domainUuid={domainUuid} filter={state.filter} />
+          </Stack>
         </FormSection>
         {isMomentum ? (
           <FormSection
