@@ -8,7 +8,7 @@ import {
   type Worktime,
 } from '@impeto/shared';
 import { notificationButtonsOf } from './block-state.ts';
-import { MONTH_LABELS, RECURRENCE_LABELS, TRIGGER_LABELS, WEEKDAY_LABELS } from './trigger-editor.tsx';
+import { abandonAudience, MONTH_LABELS, RECURRENCE_LABELS, TRIGGER_LABELS, WEEKDAY_LABELS } from './trigger-editor.tsx';
 import { WEEKDAY_SHORT } from './worktime-editor.tsx';
 import { formatZoned } from './zoned-time.ts';
 
@@ -61,8 +61,15 @@ export function describeTrigger(block: unknown): string {
       return `${label}: ${op(t.comparation)} ${list(t.value).join(', ')}`;
     case 'events':
       return `${label}: ${t.parentCategory ?? ''}${t.key ? ` · ${t.key} ${op(t.comparation)} ${list(t.value).join(', ')}` : ''}`;
-    case 'abandon':
-      return `${label}: visitou ${list(t.value).join(', ')} e depois ${op(t.comparation2)} ${list(t.value2).join(', ') || '—'}`;
+    case 'abandon': {
+      const who = abandonAudience({
+        value: list(t.value),
+        comparation2: t.comparation2,
+        value2: list(t.value2),
+        dischargeIn: list(t.dischargeIn),
+      });
+      return `${label}: ${who.charAt(0).toLowerCase()}${who.slice(1)}`;
+    }
     case 'recurrence':
       return `${label}: ${describeRecurrence(block)}`;
     default:

@@ -1,4 +1,4 @@
-import { filterMessages, OPERATOR_LABELS, toPageUrl, WEEKDAYS } from '@impeto/shared';
+import { filterMessages, formatInterval, OPERATOR_LABELS, toPageUrl, WEEKDAYS } from '@impeto/shared';
 import { Alert, Group, Paper, Select, SimpleGrid, Stack, Switch, TagsInput, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useEventCategories } from './api/list-event-categories.ts';
@@ -50,6 +50,27 @@ export const EVENT_VALUES_FAILED = 'Ocorreu um erro ao listar os valores dispon�
 
 const ADD_HINT = 'Pressione Enter, Tab ou ; para adicionar';
 const ADD_HINT_COMMA = 'Pressione Enter, Tab, ; ou vírgula para adicionar';
+
+const quoted = (values: unknown[]) => values.map((v) => `“${String(v)}”`).join(' ou ');
+
+/**
+ * Who an abandon trigger sends to, in words (issue #29): those who visited the pages of interest and did NOT reach
+ * a conversion page before the send; whoever reaches one is left out (the engine cancels their delivery).
+ */
+export function abandonAudience(t: {
+  value?: unknown[];
+  comparation2?: unknown;
+  value2?: unknown[];
+  dischargeIn?: unknown[];
+}) {
+  const pages = t.value?.length ? `uma página que contém ${quoted(t.value)}` : 'uma das páginas de interesse';
+  const goal = t.value2?.length
+    ? `uma página que ${t.comparation2 === 'notcontain' ? 'não contém' : 'contém'} ${quoted(t.value2)}`
+    : 'uma página de conversão';
+  const delay = Number(t.dischargeIn?.[0] ?? 0);
+  const until = delay > 0 ? `em até ${formatInterval(delay)} (Disparar após)` : 'até a hora do envio';
+  return `A mensagem vai para quem visitou ${pages} e, ${until}, não chegou a ${goal}. Quem chegar a ela não recebe.`;
+}
 
 /** Values pasted as 'a, b' are separate values; a regular expression keeps its commas ({2,4}). */
 export const splitValues = (list: string[]) =>
@@ -334,7 +355,7 @@ export function TriggerEditor({
           <Paper withBorder p="sm" radius="md" bg="var(--mantine-color-gray-0)">
             <Group grow align="flex-start">
               <Select
-                label="E depois, páginas que"
+                label="Página de conversão (quem chega não recebe)"
                 placeholder="Escolha"
                 data={[
                   { value: 'contain', label: OPERATOR_LABELS.contain },
@@ -356,6 +377,9 @@ export function TriggerEditor({
               />
             </Group>
           </Paper>
+          <Alert color="blue" variant="light" p="sm" role="note" aria-label="Quem recebe">
+            <Text size="sm">{abandonAudience(value)}</Text>
+          </Alert>
         </Stack>
       ) : null}
 
