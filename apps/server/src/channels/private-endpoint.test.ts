@@ -55,6 +55,22 @@ const attackerDns: LookupFunction = (hostname, options, callback) => {
   callback(null, '127.0.0.1', 4);
 };
 
+/** IPv6 addresses that reach, or stand for, 127.0.0.1 or the IPv6 ranges that are not public. */
+const V6_LOOPBACK = [
+  '::7f00:1',
+  '::127.0.0.1',
+  '::ffff:7f00:1',
+  '::ffff:0:7f00:1',
+  '64:ff9b::7f00:1',
+  '64:ff9b:1::7f00:1',
+  '2002:7f00:1::1',
+  '2001:0:7f00:1::1',
+  'fd00::1',
+  'fe80::1',
+  '::',
+];
+const V6_LOOPBACK_HOSTS = V6_LOOPBACK.map((a) => `[${a}]`);
+
 const vapid = webpush.generateVAPIDKeys();
 const delivery = (endpoint: string): ChannelDelivery => ({
   id: 'del-privada',
@@ -85,7 +101,14 @@ describe.skipIf(inject('dbKind') === 'postgres')('the web push adapter without A
       encryptThreads: 0,
     });
     try {
-      for (const host of ['push.atacante.com.br', 'localhost', '127.0.0.1', '[::ffff:127.0.0.1]', '[::1]']) {
+      for (const host of [
+        'push.atacante.com.br',
+        'localhost',
+        '127.0.0.1',
+        '[::ffff:127.0.0.1]',
+        '[::1]',
+        ...V6_LOOPBACK_HOSTS,
+      ]) {
         const result = await adapter.send(delivery(`https://${host}:${port}/push/x`));
         expect(result, host).toMatchObject({ ok: false, transient: false, reason: expect.stringMatching(REFUSED) });
       }
@@ -93,6 +116,29 @@ describe.skipIf(inject('dbKind') === 'postgres')('the web push adapter without A
     } finally {
       await adapter.close?.();
     }
+  });
+
+  it('refuses a name that resolves to an IPv6 form of a private IPv4 address (NAT64, IPv4-compatible, 6to4, ...)', async () => {
+    for (const address of V6_LOOPBACK) {
+      const answers = (_hostname: string, options: object, callback: (...args: unknown[]) => void) => {
+        if ((options as { all?: boolean }).all) return callback(null, [{ address, family: 6 }]);
+        callback(null, address, 6);
+      };
+      const adapter = createWebPushAdapter({
+        subject: 'mailto:push@impeto.test',
+        allowPrivate: false,
+        resolve: answers as LookupFunction,
+        encryptThreads: 0,
+        timeoutMs: 2000,
+      });
+      try {
+        const result = await adapter.send(delivery(`https://push.nat64.com.br:${port}/push/x`));
+        expect(result, address).toMatchObject({ ok: false, transient: false, reason: expect.stringMatching(REFUSED) });
+      } finally {
+        await adapter.close?.();
+      }
+    }
+    expect(connections).toBe(0);
   });
 
   it('refuses a name when any of its DNS answers is private, even after a public one (rebinding)', async () => {
@@ -159,7 +205,15 @@ describe('the engine without ALLOW_PRIVATE_FETCH', () => {
     const owner = await signUpAndSignIn(t.app);
     const domain = await createDomain(t.app, owner, 'Privada', SITE);
     const { subscription } = push.newSubscription();
-    const hosts = ['localhost.', 'intranet', 'push.local', 'api.internal', '10.0.0.7', '[::ffff:7f00:1]'];
+    const hosts = [
+      'localhost.',
+      'intranet',
+      'push.local',
+      'api.internal',
+      '10.0.0.7',
+      '[::ffff:7f00:1]',
+      ...V6_LOOPBACK_HOSTS,
+    ];
     const res = await collect(
       domain.gero_id,
       'v-optin',

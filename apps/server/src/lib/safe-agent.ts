@@ -12,8 +12,7 @@ import type { Duplex } from 'node:stream';
  * redirects (node:http does not); a caller that follows one sends the next request through the same agent.
  */
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
+const PRIVATE_V4 = [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
   ['100.64.0.0', 10],
@@ -25,25 +24,56 @@ for (const [net, prefix] of [
   ['198.18.0.0', 15],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv6');
+] as const;
 
-/** Private, loopback, link-local and other non-public addresses (IPv4-mapped IPv6 included). */
+/**
+ * IPv6 prefixes whose last 32 bits are an IPv4 address that the connection reaches or stands for: IPv4-compatible
+ * (`::a.b.c.d`), IPv4-mapped, IPv4-translated (RFC 6145) and NAT64's well-known prefix (RFC 6052; DNS64 answers
+ * public IPv4 hosts this way on IPv6-only networks, so a public one stays allowed).
+ */
+const EMBEDDING_V6 = ['::', '::ffff:', '::ffff:0:', '64:ff9b::'] as const;
+
+const privateV4 = new BlockList();
+const embedding = new BlockList();
+const privateEmbedded = new BlockList();
+for (const prefix of EMBEDDING_V6) embedding.addSubnet(`${prefix}0.0.0.0`, 96, 'ipv6');
+for (const [net, bits] of PRIVATE_V4) {
+  privateV4.addSubnet(net, bits, 'ipv4');
+  for (const prefix of EMBEDDING_V6) privateEmbedded.addSubnet(`${prefix}${net}`, 96 + bits, 'ipv6');
+}
+
+/**
+ * Global unicast (2000::/3) is the only public IPv6 space: everything outside it is not (::1, fc00::/7, fe80::/10,
+ * fec0::/10, ff00::/8, the local-use NAT64 prefix 64:ff9b:1::/48, …).
+ */
+const globalV6 = new BlockList();
+globalV6.addSubnet('2000::', 3, 'ipv6');
+/**
+ * Inside 2000::/3 but not public: Teredo (2001::/32, embeds a NAT's address), 6to4 (2002::/16, deprecated by RFC
+ * 7526: refused whole rather than by its embedded address), documentation, benchmarking, ORCHID.
+ */
+const specialV6 = new BlockList();
+for (const [net, bits] of [
+  ['2001::', 32],
+  ['2001:2::', 48],
+  ['2001:10::', 28],
+  ['2001:20::', 28],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['3fff::', 20],
+] as const)
+  specialV6.addSubnet(net, bits, 'ipv6');
+
+/**
+ * Private, loopback, link-local and other non-public addresses, in every IPv6 form that carries one (IPv4-mapped,
+ * IPv4-compatible, NAT64, 6to4, Teredo); anything that is not an address counts as private.
+ */
 export function isPrivateAddress(address: string) {
-  const mapped = address.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i)?.[1];
-  if (mapped) return blocked.check(mapped, 'ipv4');
   const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) return blocked.check(address, 'ipv6');
-  return true;
+  if (family === 4) return privateV4.check(address, 'ipv4');
+  if (family !== 6 || address.includes('%')) return true;
+  if (embedding.check(address, 'ipv6')) return privateEmbedded.check(address, 'ipv6');
+  return !globalV6.check(address, 'ipv6') || specialV6.check(address, 'ipv6');
 }
 
 /** A connection refused before it was made: the host is, or resolves to, a non-public address. */
