@@ -134,8 +134,11 @@ export async function solveCaptcha(app: FastifyInstance) {
   return solveCaptchaChallenge((await app.inject({ method: 'GET', url: '/api/captcha' })).json());
 }
 
-export const outbox = async (app: FastifyInstance) =>
-  (await call(app, 'GET', '/api/dev/outbox')).body.data as { to: string; subject: string; links: string[] }[];
+/** The development outbox, read in the process: GET /api/dev/outbox is off behind a proxy (TRUST_PROXY). */
+export const outbox = async (app: FastifyInstance) => {
+  if (!app.ctx.mailer.outbox) throw new Error('sem caixa de saída de desenvolvimento (SMTP_URL ou produção)');
+  return structuredClone(app.ctx.mailer.outbox) as { to: string; subject: string; links: string[] }[];
+};
 
 let seq = 0;
 /** Signs up a company and a user through the API, validates the e-mail, and signs in: the whole public path. */
