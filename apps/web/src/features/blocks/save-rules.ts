@@ -46,8 +46,8 @@ export function checkFinishFuture(f: FinishState): Checked<unknown> {
 }
 
 /** A refused save shows the server's message; no answer at all shows the spec's save failure (§8). */
-export const saveFailedMessage = (error: unknown) =>
-  isApiError(error) && error.message && error.status !== 0 ? error.message : mm.saveFailed;
+export const saveFailedMessage = (error: unknown, fallback: string = mm.saveFailed) =>
+  isApiError(error) && error.message && error.status !== 0 ? error.message : fallback;
 
 /** 'Preencha todos os campos corretamente' as a warning, and back to the top where the first error is. */
 export function warnIncomplete() {

@@ -171,10 +171,11 @@ const TAG_FIELDS = [
 
 /**
  * The Tags customizadas block alone (Salvar checks it before 'Últimos passos'): the shared schema's field
- * messages, plus the browser's own `querySelector` verdict on both selectors. Whether code is needed at all
- * depends on what 'Últimos passos' chooses to show, so an empty editor is judged there.
+ * messages, plus the browser's own `querySelector` verdict on both selectors. Whether code and a selector are
+ * needed at all depends on what 'Últimos passos' chooses to show (only custom code goes at the element), so an
+ * empty editor and an empty selector are judged there (`chosen`).
  */
-export function checkTags(tags: DcmTagsState, kind: DcmDispatcherType): FieldErrors {
+export function checkTags(tags: DcmTagsState, kind: DcmDispatcherType, chosen = true): FieldErrors {
   const checked = checkDcm(tags, { ...emptyDispatcher(), dispatcher_type: 'custom' });
   const errors: FieldErrors = {};
   if (!checked.ok)
@@ -182,6 +183,7 @@ export function checkTags(tags: DcmTagsState, kind: DcmDispatcherType): FieldErr
       if (
         TAG_FIELDS.includes(key) &&
         message !== fm.dcmContentRequired &&
+        !(message === fm.dcmSelectorRequired && (!chosen || kind !== 'custom')) &&
         (kind === 'custom' || !key.startsWith('custom'))
       )
         errors[key] = message;

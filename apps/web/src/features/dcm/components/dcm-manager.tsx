@@ -1,4 +1,4 @@
-import { type MomentumItem, momentumMessages as mm } from '@impeto/shared';
+import { dcmMessages, type MomentumItem, momentumMessages as mm } from '@impeto/shared';
 import { Alert, Badge, Box, Button, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import {
   IconArrowLeft,
@@ -154,7 +154,7 @@ export function DcmManager({ domainUuid, siteRoot, item, viewOnly = false }: Dcm
     }
     const w = worktimeErrors(state.worktime);
     if (w) next.worktime = w;
-    const tags = checkTags(state.tags, state.dispatcher.dispatcher_type);
+    const tags = checkTags(state.tags, state.dispatcher.dispatcher_type, false);
     if (Object.keys(tags).length) next.tags = tags;
     if (state.finish.enabled) {
       const fin = checkFinishFuture(state.finish);
@@ -194,7 +194,7 @@ export function DcmManager({ domainUuid, siteRoot, item, viewOnly = false }: Dcm
         setLastSteps(false);
         setTimeout(() => navigate(back), REDIRECT_DELAY_MS);
       },
-      onError: (error) => notifyError(saveFailedMessage(error)),
+      onError: (error) => notifyError(saveFailedMessage(error, dcmMessages.saveFailed)),
     });
   }
 
@@ -327,7 +327,13 @@ export function DcmManager({ domainUuid, siteRoot, item, viewOnly = false }: Dcm
           title="Tags customizadas"
           description="Onde e como o conteúdo entra na página, e o seu HTML, CSS e JavaScript."
         >
-          <TagsEditor value={state.tags} onChange={set('tags')} errors={errors.tags} disabled={viewOnly} />
+          <TagsEditor
+            value={state.tags}
+            onChange={set('tags')}
+            errors={errors.tags}
+            disabled={viewOnly}
+            selectorRequired={state.dispatcher.dispatcher_type === 'custom'}
+          />
         </FormSection>
         {viewOnly ? (
           <FormSection

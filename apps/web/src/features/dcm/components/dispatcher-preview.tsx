@@ -1,6 +1,6 @@
 import { Box, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconBell, IconLock } from '@tabler/icons-react';
-import { WebviewPreview } from '../../blocks/index.ts';
+import { NotificationPreview, WebviewPreview } from '../../blocks/index.ts';
 import { DCM_ALERT_MAX_WIDTH, type DcmDispatcherState } from '../dcm-state.ts';
 
 /** The texts the tag's Topbox shows when the item gives none (packages/tracker). */
@@ -9,8 +9,14 @@ export const TOPBOX_DEFAULTS = {
   message: 'Quer ser avisado sobre ofertas e novidades deste site?',
 };
 
-/** Live preview of a template (the on-site message sketch) or of an opt-in model. */
+/** Live preview of a template (the on-site message sketch), of the push the engine sends, or of an opt-in model. */
 export function DispatcherPreview({ value, host }: { value: DcmDispatcherState; host: string }) {
+  if (value.dispatcher_type === 'notification')
+    return (
+      <Box role="group" aria-label="Pré-visualização da notificação push">
+        <NotificationPreview title={value.title} message={value.message} siteRoot={host ? `https://${host}` : ''} />
+      </Box>
+    );
   if (value.dispatcher_type === 'template') {
     const text = [value.title.trim(), value.message.trim()].filter(Boolean).join(' — ');
     if (value.template === 'alert')

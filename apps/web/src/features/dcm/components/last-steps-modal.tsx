@@ -18,7 +18,7 @@ import { DateTimePicker } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCalendarEvent, IconCode, IconDeviceFloppy, IconInfoCircle } from '@tabler/icons-react';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { type FieldErrors, fromZonedInput, nextQuarterInput, nowZonedInput } from '../../blocks/index.ts';
 import {
   type DcmDispatcherState,
@@ -32,6 +32,8 @@ import {
 import { DispatcherPreview, TOPBOX_DEFAULTS } from './dispatcher-preview.tsx';
 
 export const LAST_STEPS_TITLE = 'Últimos passos';
+
+const isPast = (input: string) => dayjs(fromZonedInput(input)).isBefore(dayjs());
 
 export type ScheduleChoice = { status: 'Active'; scheduled_at: null } | { status: 'Paused'; scheduled_at: string };
 
@@ -64,7 +66,14 @@ export function LastStepsModal({
   onSave,
 }: LastStepsModalProps) {
   const [when, setWhen] = useState<'now' | 'schedule'>('now');
-  const [at, setAt] = useState(nextQuarterInput());
+  const [at, setAt] = useState('');
+  // The next quarter hour is offered when it is needed (the manager may have been open for hours): on choosing
+  // Agendamento, and again on opening when the offer has gone by.
+  const offerSchedule = () => setAt((current) => (current && !isPast(current) ? current : nextQuarterInput()));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refreshed on opening only.
+  useEffect(() => {
+    if (opened && when === 'schedule') offerSchedule();
+  }, [opened]);
   const [scheduleError, setScheduleError] = useState<string | null>(null);
   const set = (patch: Partial<DcmDispatcherState>) => onChange({ ...value, ...patch });
   const kind = value.dispatcher_type;
@@ -237,7 +246,14 @@ export function LastStepsModal({
             </Alert>
           ) : (
             <>
-              <Radio.Group value={when} onChange={(v) => setWhen(v as 'now' | 'schedule')} aria-label="Quando publicar">
+              <Radio.Group
+                value={when}
+                onChange={(v) => {
+                  setWhen(v as 'now' | 'schedule');
+                  if (v === 'schedule') offerSchedule();
+                }}
+                aria-label="Quando publicar"
+              >
                 <Group gap="lg">
                   <Radio value="now" label="Imediato: ativo ao salvar" />
                   <Radio value="schedule" label="Agendamento" />

@@ -11,12 +11,14 @@ export interface TagsEditorProps {
   onChange: (value: DcmTagsState) => void;
   errors?: FieldErrors;
   disabled?: boolean;
+  /** Custom code goes at the element; a template, the opt-in and a push do not need it. */
+  selectorRequired?: boolean;
 }
 
 type CodeTab = 'customHtml' | 'customCss' | 'customJs';
 
 /** Tags customizadas: where the content goes, on which pages, for how long and how often, and its code. */
-export function TagsEditor({ value, onChange, errors = {}, disabled }: TagsEditorProps) {
+export function TagsEditor({ value, onChange, errors = {}, disabled, selectorRequired = true }: TagsEditorProps) {
   const set = (patch: Partial<DcmTagsState>) => onChange({ ...value, ...patch });
   const [tab, setTab] = useState<CodeTab>(errors.customCss ? 'customCss' : errors.customJs ? 'customJs' : 'customHtml');
   const count = (key: 'timeout' | 'recurrence') => ({
@@ -32,14 +34,14 @@ export function TagsEditor({ value, onChange, errors = {}, disabled }: TagsEdito
         <Grid.Col span={{ base: 12, md: 6 }}>
           <TextInput
             label="Seletor CSS do elemento"
-            description="Onde o conteúdo entra na página, como no querySelector."
+            description="Onde o código entra na página, como no querySelector. Um template, o opt-in e um push não precisam dele (informado, só aparecem nas páginas que o têm)."
             placeholder="#banner, .produto .preco"
             leftSection={<IconHash size={16} />}
             value={value.htmlElement}
             onChange={(e) => set({ htmlElement: e.currentTarget.value })}
             error={errors.htmlElement}
             disabled={disabled}
-            withAsterisk
+            withAsterisk={selectorRequired}
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             autoComplete="off"
             spellCheck={false}

@@ -1,4 +1,4 @@
-import { momentumMessages as mm } from '@impeto/shared';
+import { dcmMessages as dm } from '@impeto/shared';
 import { Alert, Button, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link, Navigate, useSearchParams } from 'react-router';
@@ -27,7 +27,7 @@ export default function DcmManagerPage() {
     return (
       <Alert color="red" icon={<IconAlertTriangle />} title="Não foi possível carregar este conteúdo" maw={560}>
         <Text size="sm" mb="sm">
-          {query.isError ? errorMessage(query.error) : mm.notFound}
+          {query.isError ? errorMessage(query.error) : dm.notFound}
         </Text>
         <Button component={Link} to={back} size="xs" variant="light" color="red">
           Voltar para a lista
@@ -37,10 +37,10 @@ export default function DcmManagerPage() {
   }
   const item = query.data;
   if (item && item.status === 'Deleted' && !viewOnly)
-    return <Navigate to={back} replace state={{ error: mm.notFound }} />;
+    return <Navigate to={back} replace state={{ error: dm.notFound }} />;
   // Editing a running item is refused (spec doc 2 §2.2): back to the list with the message.
   if (item && item.status === 'Active' && !viewOnly)
-    return <Navigate to={back} replace state={{ error: mm.editActive }} />;
+    return <Navigate to={back} replace state={{ error: dm.editActive }} />;
   return (
     <DcmManager
       key={`${item?.uuid ?? 'new'}${viewOnly ? ':view' : ''}`}

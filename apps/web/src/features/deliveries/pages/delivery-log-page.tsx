@@ -1,4 +1,4 @@
-import { DELIVERY_LOG_STATUSES, type DeliveryLogItem, type DeliveryLogStatus } from '@impeto/shared';
+import { type DcmStats, DELIVERY_LOG_STATUSES, type DeliveryLogItem, type DeliveryLogStatus } from '@impeto/shared';
 import {
   Alert,
   Badge,
@@ -6,8 +6,10 @@ import {
   Card,
   Group,
   Pagination,
+  Paper,
   ScrollArea,
   SegmentedControl,
+  SimpleGrid,
   Skeleton,
   Stack,
   Table,
@@ -137,6 +139,42 @@ function LoadingRows() {
   ));
 }
 
+/** A GCD item's deliveries in the page: the tag's showings and clicks, and where the selector was missed. */
+function DcmShowings({ stats }: { stats: DcmStats | undefined }) {
+  const shown = stats?.shown ?? 0;
+  const clicked = stats?.clicked ?? 0;
+  const rate = shown ? `${((clicked / shown) * 100).toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%` : '—';
+  const figures = [
+    { label: shown === 1 ? 'exibição' : 'exibições', value: formatCount(shown) },
+    { label: clicked === 1 ? 'clique' : 'cliques', value: formatCount(clicked) },
+    { label: 'taxa de cliques', value: rate },
+  ];
+  return (
+    <Card withBorder padding="md" mb="md" role="group" aria-label="Exibições do conteúdo">
+      <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
+        {figures.map((f) => (
+          <Paper key={f.label} bg="var(--mantine-color-gray-0)" radius="md" p="sm">
+            <Text fz={24} fw={700} style={{ fontVariantNumeric: 'tabular-nums' }}>
+              {f.value}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {f.label}
+            </Text>
+          </Paper>
+        ))}
+      </SimpleGrid>
+      {stats?.missing ? (
+        <Alert mt="sm" color="orange" variant="light" icon={<IconAlertTriangle />} title="Seletor não encontrado">
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            O elemento escolhido não apareceu em {stats.missing.page} (visto por último em{' '}
+            {formatDateTime(stats.missing.last_seen)}): confira o seletor.
+          </Text>
+        </Alert>
+      ) : null}
+    </Card>
+  );
+}
+
 /** The delivery log of one momentum or campaign: who got it, who did not and why. */
 export default function DeliveryLogPage() {
   usePageTitle('Entregas');
@@ -148,7 +186,9 @@ export default function DeliveryLogPage() {
   const momentum = useMomentum(uuid || null);
   const log = useDeliveries(uuid, page, status);
   const isCampaign = momentum.data?.type === 'campaign';
-  const listPath = isCampaign ? '/v2/campaigns' : '/v2/momentums';
+  const isDcm = momentum.data?.type === 'dcm';
+  const listPath = isCampaign ? '/v2/campaigns' : isDcm ? '/dcm' : '/v2/momentums';
+  const kindLabel = isCampaign ? 'Campanha' : isDcm ? 'Conteúdo do GCD' : 'Momentum';
 
   const update = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
@@ -167,8 +207,10 @@ export default function DeliveryLogPage() {
         description={
           momentum.data ? (
             <>
-              {isCampaign ? 'Campanha' : 'Momentum'} <b>{momentum.data.momentum_title}</b>: quem recebeu, quem não
-              recebeu e por quê.
+              {kindLabel} <b>{momentum.data.momentum_title}</b>:{' '}
+              {isDcm
+                ? 'quantas vezes apareceu nas páginas, quantos cliques teve e, se for um push, quem o recebeu.'
+                : 'quem recebeu, quem não recebeu e por quê.'}
             </>
           ) : (
             'Quem recebeu, quem não recebeu e por quê.'
@@ -180,6 +222,7 @@ export default function DeliveryLogPage() {
           </Button>
         }
       />
+      {isDcm ? <DcmShowings stats={momentum.data?.dcm_stats} /> : null}
       <Card withBorder padding="md">
         <Group justify="space-between" mb="md" wrap="wrap">
           <SegmentedControl
@@ -214,7 +257,9 @@ export default function DeliveryLogPage() {
             <IconInbox size={40} stroke={1.4} color="var(--mantine-color-dimmed)" />
             <Text fw={600}>Nenhuma entrega {status ? 'com este status' : 'ainda'}</Text>
             <Text size="sm" c="dimmed" ta="center" maw={420}>
-              As entregas aparecem aqui assim que o motor cria as mensagens deste {isCampaign ? 'disparo' : 'momentum'}.
+              {isDcm
+                ? 'O conteúdo colocado nas páginas conta exibições e cliques (acima); só um push do GCD tem entregas.'
+                : `As entregas aparecem aqui assim que o motor cria as mensagens deste ${isCampaign ? 'disparo' : 'momentum'}.`}
             </Text>
           </Stack>
         ) : (
