@@ -1,24 +1,10 @@
 import { filterMessages as fm, momentumMessages as mm } from '@impeto/shared';
-import { notifications } from '@mantine/notifications';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../test/render.tsx';
+import { describe, expect, it } from 'vitest';
+import { COMPANY, DOMAIN, type FetchCall, type FetchHandler, ok, renderPage } from '../../test/render-page.tsx';
 import { previewDocument } from './components/sandbox-preview.tsx';
 
-const DOMAIN = '11111111-1111-4111-8111-111111111111';
-const domain = {
-  uuid: DOMAIN,
-  name: 'Loja Aurora',
-  domain: 'https://loja.example.com',
-  domain_root: 'https://loja.example.com',
-  gero_id: 'G-1',
-  gero_validate: true,
-  gero_version: '1.0.0',
-  cn_sw_version: '1.0.0',
-  status: 'Active',
-  active: true,
-};
 const future = new Date(Date.now() + 2 * 86400_000).toISOString();
 const dcmBlocks = [
   { type: 'filter', regex: false, values: [{ filter: 'all', value: [] }] },
@@ -78,39 +64,25 @@ const items = [
   item('Convite pausado', 'Paused'),
 ];
 
-function serve(
-  extra?: (url: string, init: RequestInit & { json?: unknown }) => { status?: number; body: unknown } | undefined,
-) {
-  return mockFetch((url, init) => {
+function serve(extra?: FetchHandler): FetchHandler {
+  return (url, init) => {
     const answer = extra?.(url, init);
     if (answer) return answer;
-    if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
-    if (url === `/api/momentum/list/${DOMAIN}?type=dcm`) return { body: { message: 'ok', data: items } };
+    if (url === `/api/momentum/list/${DOMAIN}?type=dcm`) return ok(items);
     if (url.startsWith('/api/momentum/list?id=')) {
       const found = items.find((i) => url.endsWith(i.uuid));
-      return found ? { body: { message: 'ok', data: found } } : undefined;
+      return found ? ok(found) : undefined;
     }
-    if (url === `/api/person/filter/${DOMAIN}`) return { body: { message: 'ok', data: [] } };
+    if (url === `/api/person/filter/${DOMAIN}`) return ok([]);
     return undefined;
-  });
+  };
 }
-
-let restoreCrypto: () => void;
-beforeEach(() => {
-  restoreCrypto = withoutWebCrypto();
-  signIn();
-});
-afterEach(() => {
-  restoreCrypto();
-  notifications.clean();
-});
 
 const rowOf = (title: string) => screen.getByText(title).closest('tr') as HTMLElement;
 
 describe('/dcm', { timeout: 30_000 }, () => {
   it("lists the domain's GCD items with the spec's columns, statuses, views · clicks and the selector alert", async () => {
-    serve();
-    renderApp(`/dcm?domain=${DOMAIN}`);
+    renderPage(`/dcm?domain=${DOMAIN}`, { session: true, fetch: serve() });
     expect(await screen.findByText('Selo na vitrine', {}, { timeout: 15000 })).toBeTruthy();
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers).toEqual(['#', 'Título', 'Status', 'Data de Agendamento', 'Criado em', 'Atualizado em', 'Opções']);
@@ -137,13 +109,15 @@ describe('/dcm', { timeout: 30_000 }, () => {
   });
 
   it('views, refuses to edit a running item, pauses and removes after confirming', async () => {
-    const calls = serve((url, init) => {
-      if (init.method === 'PUT' && url.startsWith('/api/momentum/status/'))
-        return { body: { message: mm.paused, data: { ...items[0], status: 'Paused' } } };
-      if (init.method === 'DELETE') return { body: { message: mm.removed, data: null } };
-      return undefined;
+    const { router, calls } = renderPage(`/dcm?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve((url, init) => {
+        if (init.method === 'PUT' && url.startsWith('/api/momentum/status/'))
+          return { body: { message: mm.paused, data: { ...items[0], status: 'Paused' } } };
+        if (init.method === 'DELETE') return { body: { message: mm.removed, data: null } };
+        return undefined;
+      }),
     });
-    const { router } = renderApp(`/dcm?domain=${DOMAIN}`);
     await screen.findByText('Selo na vitrine', {}, { timeout: 15000 });
     await userEvent.click(screen.getByRole('button', { name: 'Editar Selo na vitrine' }));
     expect(await screen.findByText(mm.editActive)).toBeTruthy();
@@ -187,17 +161,19 @@ async function fillRequired(title: string) {
   fill('Seletor CSS do elemento', '#vitrine');
 }
 
-const creates = (calls: ReturnType<typeof serve>) =>
+const creates = (calls: FetchCall[]) =>
   calls.filter((c) => c.method === 'POST' && c.url.startsWith('/api/momentum/create'));
 
 describe('/dcm/manager', { timeout: 120_000 }, () => {
   it('creates an Active item with a template through Últimos passos', async () => {
-    const calls = serve((url, init) =>
-      url === '/api/momentum/create' && init.method === 'POST'
-        ? { body: { message: mm.created('dcm'), data: items[0] } }
-        : undefined,
-    );
-    const { router } = renderApp(`/dcm/manager?domain=${DOMAIN}`);
+    const { router, calls } = renderPage(`/dcm/manager?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve((url, init) =>
+        url === '/api/momentum/create' && init.method === 'POST'
+          ? { body: { message: mm.created('dcm'), data: items[0] } }
+          : undefined,
+      ),
+    });
     await fillRequired('Aviso de frete');
     await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
     const dialog = await screen.findByRole('dialog', { name: 'Últimos passos' });
@@ -237,8 +213,7 @@ describe('/dcm/manager', { timeout: 120_000 }, () => {
   });
 
   it('sends nothing while the trigger lacks its comparison or a value', async () => {
-    const calls = serve();
-    renderApp(`/dcm/manager?domain=${DOMAIN}`);
+    const { calls } = renderPage(`/dcm/manager?domain=${DOMAIN}`, { session: true, fetch: serve() });
     await opened();
     fill('Título', 'Sem gatilho');
     fill('Seletor CSS do elemento', '#vitrine');
@@ -255,8 +230,7 @@ describe('/dcm/manager', { timeout: 120_000 }, () => {
   });
 
   it('shows the pt-BR messages of a bad selector, a bad count and a partial Cronograma', async () => {
-    const calls = serve();
-    renderApp(`/dcm/manager?domain=${DOMAIN}`);
+    const { calls } = renderPage(`/dcm/manager?domain=${DOMAIN}`, { session: true, fetch: serve() });
     await fillRequired('Inválido');
     fill('Seletor CSS do elemento', 'div >');
     fill('A página contém o elemento', '.1x');
@@ -275,12 +249,14 @@ describe('/dcm/manager', { timeout: 120_000 }, () => {
   });
 
   it('schedules: Paused with scheduled_at, and a complete Cronograma goes with it', async () => {
-    const calls = serve((url, init) =>
-      url === '/api/momentum/create' && init.method === 'POST'
-        ? { body: { message: mm.created('dcm'), data: items[1] } }
-        : undefined,
-    );
-    renderApp(`/dcm/manager?domain=${DOMAIN}`);
+    const { calls } = renderPage(`/dcm/manager?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve((url, init) =>
+        url === '/api/momentum/create' && init.method === 'POST'
+          ? { body: { message: mm.created('dcm'), data: items[1] } }
+          : undefined,
+      ),
+    });
     await fillRequired('Agendado');
     await userEvent.click(screen.getByRole('checkbox', { name: 'Sábado' }));
     await pick('Início', '08:00');
@@ -305,12 +281,14 @@ describe('/dcm/manager', { timeout: 120_000 }, () => {
 
   it('edits a paused item: loaded, title and trigger locked, status kept', async () => {
     const paused = items[2]!;
-    const calls = serve((url, init) =>
-      url === '/api/momentum/update' && init.method === 'PUT'
-        ? { body: { message: mm.updated('dcm'), data: paused } }
-        : undefined,
-    );
-    renderApp(`/dcm/manager?domain=${DOMAIN}&uuid=${paused.uuid}`);
+    const { calls } = renderPage(`/dcm/manager?domain=${DOMAIN}&uuid=${paused.uuid}`, {
+      session: true,
+      fetch: serve((url, init) =>
+        url === '/api/momentum/update' && init.method === 'PUT'
+          ? { body: { message: mm.updated('dcm'), data: paused } }
+          : undefined,
+      ),
+    });
     expect(await screen.findByRole('heading', { name: 'Editar conteúdo' }, { timeout: 15000 })).toBeTruthy();
     const title = screen.getByRole('textbox', { name: 'Título' }) as HTMLInputElement;
     expect(title.value).toBe('Convite pausado');
@@ -339,8 +317,7 @@ describe('/dcm/manager', { timeout: 120_000 }, () => {
   });
 
   it('view-only shows the item with nothing editable and no Salvar', async () => {
-    serve();
-    renderApp(`/dcm/manager?domain=${DOMAIN}&uuid=${items[0]!.uuid}&viewonly`);
+    renderPage(`/dcm/manager?domain=${DOMAIN}&uuid=${items[0]!.uuid}&viewonly`, { session: true, fetch: serve() });
     expect(await screen.findByRole('heading', { name: 'Visualizar conteúdo' }, { timeout: 15000 })).toBeTruthy();
     expect((screen.getByRole('textbox', { name: 'Seletor CSS do elemento' }) as HTMLInputElement).disabled).toBe(true);
     expect((screen.getByRole('textbox', { name: 'Título' }) as HTMLInputElement).disabled).toBe(true);
@@ -352,8 +329,7 @@ describe('/dcm/manager', { timeout: 120_000 }, () => {
   });
 
   it('previews the custom HTML and CSS in a sandbox that runs no script and has no origin', async () => {
-    serve();
-    renderApp(`/dcm/manager?domain=${DOMAIN}&uuid=${items[2]!.uuid}`);
+    renderPage(`/dcm/manager?domain=${DOMAIN}&uuid=${items[2]!.uuid}`, { session: true, fetch: serve() });
     const frame = (await screen.findByTitle(
       'Pré-visualização das tags customizadas',
       {},

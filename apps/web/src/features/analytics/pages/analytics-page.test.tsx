@@ -1,28 +1,14 @@
 import { analyticsMessages, daysInRange } from '@impeto/shared';
-import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../../test/render.tsx';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { DOMAIN, type FetchHandler, ok, renderPage, testDomain } from '../../../test/render-page.tsx';
 import { shiftDay, todayInZone } from '../range.ts';
 
-const DOMAIN = '11111111-1111-4111-8111-111111111111';
 const MOMENTUM = '44444444-4444-4444-8444-444444444444';
 const CAMPAIGN = '55555555-5555-4555-8555-555555555555';
 const CATEGORY_CART = '66666666-6666-4666-8666-666666666666';
 const CATEGORY_LEAD = '77777777-7777-4777-8777-777777777777';
-const domain = {
-  uuid: DOMAIN,
-  name: 'Loja Aurora',
-  domain: 'https://loja.example.com',
-  domain_root: 'https://loja.example.com',
-  gero_id: 'G-1',
-  gero_validate: true,
-  gero_version: '1.3.0',
-  cn_sw_version: '1.0.0',
-  status: 'Active',
-  active: true,
-};
 
 const A = `/api/analytics/${DOMAIN}`;
 /** Each widget's endpoint, as the contract (packages/shared analytics.schema.ts) names it. */
@@ -115,10 +101,9 @@ function fixtures(range: { start: string; end: string }): Record<string, unknown
 
 type Override = (path: string, url: URL) => { status?: number; body: unknown } | undefined;
 
-/** Answers the domain list and every analytics call with the contract's fixtures for the range each asks for. */
-function serve(override: Override = () => undefined) {
-  return mockFetch((raw, init) => {
-    if (raw === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
+/** Answers every analytics call with the contract's fixtures for the range each asks for. */
+function serve(override: Override = () => undefined): FetchHandler {
+  return (raw, init) => {
     const url = new URL(raw, 'http://localhost');
     const own = override(url.pathname.replace(A, ''), url);
     if (own) return own;
@@ -143,14 +128,14 @@ function serve(override: Override = () => undefined) {
       return {
         body: { message: analyticsMessages.settingsSaved, data: (init.json as { settings: unknown }).settings },
       };
-    if (url.pathname === `${A}/settings`) return { body: { message: 'ok', data: { cart_url: '/checkout' } } };
+    if (url.pathname === `${A}/settings`) return ok({ cart_url: '/checkout' });
     const path = url.pathname.replace(A, '');
     const range = { start: url.searchParams.get('start') ?? '', end: url.searchParams.get('end') ?? '' };
     const data = fixtures(range)[path];
     if (data === undefined || !url.pathname.startsWith(A)) return undefined;
     const message = path === '/pages/mostViewed' ? analyticsMessages.mostViewedLoaded : analyticsMessages.loaded;
     return { body: { message, data } };
-  });
+  };
 }
 
 const widget = (name: string) => screen.getByRole('region', { name });
@@ -162,26 +147,18 @@ const settled = async (name: string) => {
   return region;
 };
 
-let restoreCrypto: () => void;
 beforeEach(() => {
-  restoreCrypto = withoutWebCrypto();
-  signIn();
   // jsdom lays everything out at 0×0, which Recharts reports on every chart; the charts' data is asserted as text.
   const warn = console.warn.bind(console);
   vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
     if (!String(args[0]).includes('of chart should be greater than 0')) warn(...args);
   });
 });
-afterEach(() => {
-  restoreCrypto();
-  notifications.clean();
-});
 
 describe('analytics dashboard', () => {
   it('shows every widget from the contract, with pt-BR numbers, money, percentages and changes', async () => {
-    serve();
     const today = todayInZone();
-    renderApp(`/?domain=${DOMAIN}`);
+    renderPage(`/?domain=${DOMAIN}`, { session: true, fetch: serve() });
 
     const views = await settled('Visualizações de página');
     expect(within(views).getByText('12.345')).toBeTruthy();
@@ -253,12 +230,14 @@ describe('analytics dashboard', () => {
   });
 
   it('shows a failing widget’s server message while the others still render', async () => {
-    const calls = serve((path) =>
-      path === '/count/visits'
-        ? { status: 400, body: { message: 'Informe a data no formato AAAA-MM-DD.', code: 'VALIDATION' } }
-        : undefined,
-    );
-    renderApp(`/?domain=${DOMAIN}`);
+    const { calls } = renderPage(`/?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve((path) =>
+        path === '/count/visits'
+          ? { status: 400, body: { message: 'Informe a data no formato AAAA-MM-DD.', code: 'VALIDATION' } }
+          : undefined,
+      ),
+    });
     const views = await settled('Visualizações de página');
     expect(within(views).getByText('Não foi possível carregar')).toBeTruthy();
     expect(within(views).getByText('Informe a data no formato AAAA-MM-DD.')).toBeTruthy();
@@ -272,9 +251,8 @@ describe('analytics dashboard', () => {
   });
 
   it('asks every widget for the range picked, and keeps it in the URL', async () => {
-    const calls = serve();
     const today = todayInZone();
-    const { router } = renderApp(`/?domain=${DOMAIN}`);
+    const { router, calls } = renderPage(`/?domain=${DOMAIN}`, { session: true, fetch: serve() });
     await settled('Visualizações de página');
     for (const path of WIDGET_PATHS)
       expect(calls.some((c) => c.url.startsWith(`${A}${path}?start=${today}&end=${today}`))).toBe(true);
@@ -301,17 +279,15 @@ describe('analytics dashboard', () => {
   });
 
   it('offers the per-momentum chart only when the range spans more than one day', async () => {
-    serve();
     const today = todayInZone();
-    const { unmount } = renderApp(`/?domain=${DOMAIN}&start=${today}&end=${today}`);
+    const { unmount } = renderPage(`/?domain=${DOMAIN}&start=${today}&end=${today}`, { session: true, fetch: serve() });
     const impact = await settled('Impacto por momentum');
     expect(within(impact).queryByRole('button', { name: /Gráfico diário de/ })).toBeNull();
     expect(within(impact).getByText(/Selecione um período de mais de um dia/)).toBeTruthy();
     unmount();
 
-    const calls = serve();
     const start = shiftDay(today, -2);
-    renderApp(`/?domain=${DOMAIN}&start=${start}&end=${today}`);
+    const { calls } = renderPage(`/?domain=${DOMAIN}&start=${start}&end=${today}`, { session: true, fetch: serve() });
     const several = await settled('Impacto por momentum');
     await userEvent.click(within(several).getByRole('button', { name: 'Gráfico diário de Carrinho abandonado' }));
     const dialog = await screen.findByRole('dialog', { name: 'Gráfico diário: Carrinho abandonado' });
@@ -324,9 +300,8 @@ describe('analytics dashboard', () => {
   });
 
   it('exports what the widgets show as a CSV file, without a request', async () => {
-    const calls = serve();
     const today = todayInZone();
-    renderApp(`/?domain=${DOMAIN}&start=${today}&end=${today}`);
+    const { calls } = renderPage(`/?domain=${DOMAIN}&start=${today}&end=${today}`, { session: true, fetch: serve() });
     for (const name of [
       'Visualizações de página',
       'Visitantes',
@@ -377,8 +352,7 @@ describe('analytics dashboard', () => {
   });
 
   it('reads and saves the cart-page rule and shows the conversion call', async () => {
-    const calls = serve();
-    renderApp(`/?domain=${DOMAIN}`);
+    const { calls } = renderPage(`/?domain=${DOMAIN}`, { session: true, fetch: serve() });
     await userEvent.click(await screen.findByRole('button', { name: 'Conversões' }, { timeout: 5000 }));
     // The dialog's code is fetched when it opens (lazyModal): the first import is slow under Vitest on a busy box.
     const dialog = await screen.findByRole('dialog', { name: 'Conversões' }, { timeout: 5000 });
@@ -394,17 +368,19 @@ describe('analytics dashboard', () => {
   });
 
   it('reads well for a new domain without data', async () => {
-    serve((path) => {
-      const empty: Record<string, unknown> = {
-        '/count/visits': { count: 0, previous: 0 },
-        '/pages/mostViewed': [],
-        '/momentums/performance': [],
-        '/momentums/daily': [],
-        '/visitors/category': [],
-      };
-      return path in empty ? { body: { message: 'ok', data: empty[path] } } : undefined;
+    renderPage(`/?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve((path) => {
+        const empty: Record<string, unknown> = {
+          '/count/visits': { count: 0, previous: 0 },
+          '/pages/mostViewed': [],
+          '/momentums/performance': [],
+          '/momentums/daily': [],
+          '/visitors/category': [],
+        };
+        return path in empty ? ok(empty[path]) : undefined;
+      }),
     });
-    renderApp(`/?domain=${DOMAIN}`);
     const views = await settled('Visualizações de página');
     expect(within(views).getByText('0')).toBeTruthy();
     expect(within(views).getByText('Nenhuma visita no período')).toBeTruthy();
@@ -416,12 +392,10 @@ describe('analytics dashboard', () => {
   });
 
   it('sends a user without a usable domain to /domains', async () => {
-    const calls = mockFetch((url) =>
-      url === `/api/domain/list/${COMPANY}`
-        ? { body: { message: 'ok', data: [{ ...domain, gero_validate: false }] } }
-        : undefined,
-    );
-    const { router } = renderApp(`/?domain=${DOMAIN}`);
+    const { router, calls } = renderPage(`/?domain=${DOMAIN}`, {
+      session: true,
+      domains: [testDomain({ gero_validate: false })],
+    });
     await waitFor(() => expect(router.state.location.pathname).toBe('/domains'));
     expect(router.state.location.search).toBe(`?domain=${DOMAIN}`);
     expect(calls.some((c) => c.url.startsWith('/api/analytics/'))).toBe(false);
@@ -430,12 +404,10 @@ describe('analytics dashboard', () => {
   it('refreshes "visitantes agora" every 30 seconds, whatever the range', async () => {
     const intervals = vi.spyOn(globalThis, 'setInterval');
     let live = 7;
-    const calls = serve((path) =>
-      path === '/count/live'
-        ? { body: { message: 'ok', data: { count: live, at: new Date().toISOString() } } }
-        : undefined,
-    );
-    renderApp(`/?domain=${DOMAIN}`);
+    const { calls } = renderPage(`/?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve((path) => (path === '/count/live' ? ok({ count: live, at: new Date().toISOString() }) : undefined)),
+    });
     const card = await settled('Visitantes agora');
     expect(within(card).getByText('7')).toBeTruthy();
     const liveCalls = () => calls.filter((c) => c.url === `${A}/count/live`).length;

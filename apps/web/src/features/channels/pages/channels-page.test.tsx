@@ -1,23 +1,8 @@
 import { msg, SECRET_MASK } from '@impeto/shared';
-import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../../test/render.tsx';
-
-const DOMAIN = '11111111-1111-4111-8111-111111111111';
-const domain = {
-  uuid: DOMAIN,
-  name: 'Loja Aurora',
-  domain: 'https://loja.example.com',
-  domain_root: 'https://loja.example.com',
-  gero_id: 'G-1',
-  gero_validate: true,
-  gero_version: '1.0.0',
-  cn_sw_version: '1.0.0',
-  status: 'Active',
-  active: true,
-};
+import { describe, expect, it } from 'vitest';
+import { DOMAIN, type FetchHandler, ok, renderPage } from '../../../test/render-page.tsx';
 
 const channel = (channel_type: string, properties: Record<string, string>) => ({
   uuid: `${channel_type.length}aaaaaaa-1111-4111-8111-111111111111`,
@@ -28,49 +13,40 @@ const channel = (channel_type: string, properties: Record<string, string>) => ({
   active: true,
 });
 
-function serve(channels: unknown[], onCreate?: (json: unknown) => { status?: number; body: unknown }) {
-  return mockFetch((url, init) => {
-    if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
-    if (url === `/api/domain/channels/${DOMAIN}`) return { body: { message: 'ok', data: channels } };
+function serve(channels: unknown[], onCreate?: (json: unknown) => { status?: number; body: unknown }): FetchHandler {
+  return (url, init) => {
+    if (url === `/api/domain/channels/${DOMAIN}`) return ok(channels);
     if (url === '/api/channel/create' && onCreate) return onCreate(init.json);
     return undefined;
-  });
+  };
 }
 
 const ready = () => screen.findByRole('article', { name: 'SMS Zenvia' }, { timeout: 5000 });
 
-let restoreCrypto: () => void;
-beforeEach(() => {
-  restoreCrypto = withoutWebCrypto();
-  signIn();
-});
-afterEach(() => {
-  restoreCrypto();
-  // Toasts live in a module-level store: one test's must not show up in the next.
-  notifications.clean();
-});
-
 describe('channels page', () => {
   it('says in a toast, besides the inline alert with its retry, that the channels failed to load', async () => {
-    mockFetch((url) => {
-      if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
-      if (url === `/api/domain/channels/${DOMAIN}`)
-        return { status: 400, body: { message: 'Não foi possível listar os canais.', code: 'X' } };
-      return undefined;
+    renderPage(`/channels?domain=${DOMAIN}`, {
+      session: true,
+      fetch: (url) => {
+        if (url === `/api/domain/channels/${DOMAIN}`)
+          return { status: 400, body: { message: 'Não foi possível listar os canais.', code: 'X' } };
+        return undefined;
+      },
     });
-    renderApp(`/channels?domain=${DOMAIN}`);
     expect(await screen.findByText('Não foi possível carregar os canais', {}, { timeout: 5000 })).toBeTruthy();
     await waitFor(() => expect(screen.getAllByText('Não foi possível listar os canais.')).toHaveLength(2));
     expect(screen.getByRole('button', { name: 'Tentar novamente' })).toBeTruthy();
   });
 
   it('shows the five cards, active ones checked and disabled with the right actions', async () => {
-    serve([
-      channel('CELL_NOTIFICATION', {}),
-      channel('ZENVIA', { sender: 'AURORA', token: SECRET_MASK }),
-      channel('SUPERARE_WEBVIEW', {}),
-    ]);
-    renderApp(`/channels?domain=${DOMAIN}`);
+    renderPage(`/channels?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve([
+        channel('CELL_NOTIFICATION', {}),
+        channel('ZENVIA', { sender: 'AURORA', token: SECRET_MASK }),
+        channel('SUPERARE_WEBVIEW', {}),
+      ]),
+    });
     await ready();
     for (const title of ['Notificação push', 'SMS Zenvia', 'E-mail Amazon SES', 'E-mail Akna', 'Mensagem no site'])
       expect(screen.getByRole('article', { name: title })).toBeTruthy();
@@ -91,8 +67,7 @@ describe('channels page', () => {
   });
 
   it('sends nothing on an empty Zenvia submit and shows its required messages', async () => {
-    const calls = serve([]);
-    renderApp(`/channels?domain=${DOMAIN}`);
+    const { calls } = renderPage(`/channels?domain=${DOMAIN}`, { session: true, fetch: serve([]) });
     const card = await ready();
     await userEvent.click(within(card).getByRole('button', { name: 'Integrar canal' }));
     const dialog = await screen.findByRole('dialog', { name: /SMS Zenvia/ });
@@ -105,13 +80,15 @@ describe('channels page', () => {
 
   it('creates a Zenvia channel, then shows it in view mode without the credentials', async () => {
     let created: unknown;
-    const calls = serve([], (json) => {
-      created = json;
-      return {
-        body: { message: msg.channel.created, data: channel('ZENVIA', { sender: 'AURORA', token: SECRET_MASK }) },
-      };
+    const { calls } = renderPage(`/channels?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve([], (json) => {
+        created = json;
+        return {
+          body: { message: msg.channel.created, data: channel('ZENVIA', { sender: 'AURORA', token: SECRET_MASK }) },
+        };
+      }),
     });
-    renderApp(`/channels?domain=${DOMAIN}`);
     const card = await ready();
     await userEvent.click(within(card).getByRole('button', { name: 'Integrar canal' }));
     const dialog = await screen.findByRole('dialog', { name: /SMS Zenvia/ });
@@ -139,15 +116,17 @@ describe('channels page', () => {
   });
 
   it('view mode shows only the mask for every credential', async () => {
-    serve([
-      channel('AWS_SES', {
-        accessKeyId: SECRET_MASK,
-        secretAccessKey: SECRET_MASK,
-        region: 'us-east-1',
-        source: 'a@b.com',
-      }),
-    ]);
-    renderApp(`/channels?domain=${DOMAIN}`);
+    renderPage(`/channels?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve([
+        channel('AWS_SES', {
+          accessKeyId: SECRET_MASK,
+          secretAccessKey: SECRET_MASK,
+          region: 'us-east-1',
+          source: 'a@b.com',
+        }),
+      ]),
+    });
     await ready();
     await userEvent.click(screen.getByRole('button', { name: 'Visualizar E-mail Amazon SES' }));
     const dialog = await screen.findByRole('dialog', { name: /E-mail Amazon SES/ });
@@ -161,19 +140,20 @@ describe('channels page', () => {
 
   it('edits Zenvia from view mode, keeping the credentials left empty', async () => {
     const zenvia = channel('ZENVIA', { sender: 'AURORA', token: SECRET_MASK });
-    const calls = mockFetch((url, init) => {
-      if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
-      if (url === `/api/domain/channels/${DOMAIN}`) return { body: { message: 'ok', data: [zenvia] } };
-      if (url === '/api/channel/update' && init.method === 'PUT')
-        return {
-          body: {
-            message: msg.channel.updated,
-            data: { ...zenvia, properties: { sender: 'LOJA', token: SECRET_MASK } },
-          },
-        };
-      return undefined;
+    const { calls } = renderPage(`/channels?domain=${DOMAIN}`, {
+      session: true,
+      fetch: (url, init) => {
+        if (url === `/api/domain/channels/${DOMAIN}`) return ok([zenvia]);
+        if (url === '/api/channel/update' && init.method === 'PUT')
+          return {
+            body: {
+              message: msg.channel.updated,
+              data: { ...zenvia, properties: { sender: 'LOJA', token: SECRET_MASK } },
+            },
+          };
+        return undefined;
+      },
     });
-    renderApp(`/channels?domain=${DOMAIN}`);
     await ready();
     await userEvent.click(screen.getByRole('button', { name: 'Visualizar SMS Zenvia' }));
     const dialog = await screen.findByRole('dialog', { name: /SMS Zenvia/ });
@@ -198,8 +178,10 @@ describe('channels page', () => {
   });
 
   it('integrates push with one click and shows both opt-in snippets', async () => {
-    const calls = serve([], () => ({ body: { message: msg.channel.created, data: channel('CELL_NOTIFICATION', {}) } }));
-    renderApp(`/channels?domain=${DOMAIN}`);
+    const { calls } = renderPage(`/channels?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve([], () => ({ body: { message: msg.channel.created, data: channel('CELL_NOTIFICATION', {}) } })),
+    });
     await ready();
     const card = screen.getByRole('article', { name: 'Notificação push' });
     await userEvent.click(within(card).getByRole('button', { name: 'Integrar canal' }));
@@ -215,16 +197,18 @@ describe('channels page', () => {
   });
 
   it('marks a channel whose credentials the provider refused', async () => {
-    serve([
-      {
-        ...channel('ZENVIA', { sender: 'AURORA', token: SECRET_MASK }),
-        credentials_refused: {
-          at: '2026-03-11T09:00:00.000Z',
-          reason: 'Credenciais recusadas pelo provedor (Zenvia, 401)',
+    renderPage(`/channels?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve([
+        {
+          ...channel('ZENVIA', { sender: 'AURORA', token: SECRET_MASK }),
+          credentials_refused: {
+            at: '2026-03-11T09:00:00.000Z',
+            reason: 'Credenciais recusadas pelo provedor (Zenvia, 401)',
+          },
         },
-      },
-    ]);
-    renderApp(`/channels?domain=${DOMAIN}`);
+      ]),
+    });
     const card = await ready();
     expect(within(card).getByText('Credenciais recusadas pelo provedor')).toBeTruthy();
     expect(within(card).getByRole('alert').textContent).toContain('Edite as credenciais');
@@ -232,16 +216,16 @@ describe('channels page', () => {
   });
 
   it('saves the frequency cap across channels; empty means no cap', async () => {
-    const calls = mockFetch((url, init) => {
-      if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
-      if (url === `/api/domain/channels/${DOMAIN}`) return { body: { message: 'ok', data: [] } };
-      if (url === `/api/domain/frequency/${DOMAIN}` && init.method === 'PUT')
-        return { body: { message: msg.frequencyCap.updated, data: (init.json as { domain: unknown }).domain } };
-      if (url === `/api/domain/frequency/${DOMAIN}`)
-        return { body: { message: 'ok', data: { frequency_cap_day: 2, frequency_cap_week: null } } };
-      return undefined;
+    const { calls } = renderPage(`/channels?domain=${DOMAIN}`, {
+      session: true,
+      fetch: (url, init) => {
+        if (url === `/api/domain/channels/${DOMAIN}`) return ok([]);
+        if (url === `/api/domain/frequency/${DOMAIN}` && init.method === 'PUT')
+          return { body: { message: msg.frequencyCap.updated, data: (init.json as { domain: unknown }).domain } };
+        if (url === `/api/domain/frequency/${DOMAIN}`) return ok({ frequency_cap_day: 2, frequency_cap_week: null });
+        return undefined;
+      },
     });
-    renderApp(`/channels?domain=${DOMAIN}`);
     const section = await screen.findByRole('region', { name: 'Limite de frequência' }, { timeout: 5000 });
     const day = await within(section).findByRole('textbox', { name: 'Por dia (24 horas)' });
     await waitFor(() => expect((day as HTMLInputElement).value).toBe('2'));

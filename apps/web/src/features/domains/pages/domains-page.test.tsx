@@ -1,9 +1,8 @@
 import { msg } from '@impeto/shared';
-import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../../test/render.tsx';
+import { describe, expect, it } from 'vitest';
+import { COMPANY, type FetchHandler, ok, renderPage } from '../../../test/render-page.tsx';
 
 const domain = (overrides: Record<string, unknown> = {}) => ({
   uuid: '11111111-1111-4111-8111-111111111111',
@@ -41,19 +40,17 @@ const DOMAINS = [
 
 function serve(
   overrides: (url: string, method: string) => { status?: number; body: unknown } | undefined = () => undefined,
-) {
-  return mockFetch((url, init) => {
+): FetchHandler {
+  return (url, init) => {
     const method = init.method ?? 'GET';
     const own = overrides(url, method);
     if (own) return own;
-    if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: DOMAINS } };
-    if (url === '/api/gero/version/list')
-      return { body: { message: 'ok', data: [{ version: '1.0.0' }, { version: '1.1.0' }] } };
-    if (url === '/api/cnsw/version/list') return { body: { message: 'ok', data: [{ version: '1.0.0' }] } };
-    if (url === '/api/config')
-      return { body: { message: 'ok', data: { allowPrivate: false, publicUrl: 'https://app.test' } } };
+    if (url === `/api/domain/list/${COMPANY}`) return ok(DOMAINS);
+    if (url === '/api/gero/version/list') return ok([{ version: '1.0.0' }, { version: '1.1.0' }]);
+    if (url === '/api/cnsw/version/list') return ok([{ version: '1.0.0' }]);
+    if (url === '/api/config') return ok({ allowPrivate: false, publicUrl: 'https://app.test' });
     return undefined;
-  });
+  };
 }
 
 /** The page is lazy: the first render of a file waits for its chunk. */
@@ -64,21 +61,9 @@ const versionInput = (name: string) =>
     .getAllByLabelText(name)
     .find((el) => el.tagName === 'INPUT' && (el as HTMLInputElement).type !== 'hidden') as HTMLInputElement;
 
-let restoreCrypto: () => void;
-beforeEach(() => {
-  restoreCrypto = withoutWebCrypto();
-  signIn();
-});
-afterEach(() => {
-  restoreCrypto();
-  // Toasts live in a module-level store: one test's must not show up in the next.
-  notifications.clean();
-});
-
 describe('domains page', () => {
   it('lists every domain with its status and both version selects', async () => {
-    serve();
-    renderApp('/domains');
+    renderPage('/domains', { session: true, fetch: serve() });
     const table = await ready();
     for (const column of ['Nº', 'Nome', 'Domínio', 'Status', 'Versão Gero', 'Versão CNSW', 'Script', 'Opções'])
       expect(within(table).getByRole('columnheader', { name: column })).toBeTruthy();
@@ -97,12 +82,14 @@ describe('domains page', () => {
   });
 
   it('changes a version with PUT and shows the failure message when it is refused', async () => {
-    const calls = serve((url, method) =>
-      method === 'PUT' && url.includes('/version/')
-        ? { status: 404, body: { message: 'x', code: 'VERSION_NOT_FOUND' } }
-        : undefined,
-    );
-    renderApp('/domains');
+    const { calls } = renderPage('/domains', {
+      session: true,
+      fetch: serve((url, method) =>
+        method === 'PUT' && url.includes('/version/')
+          ? { status: 404, body: { message: 'x', code: 'VERSION_NOT_FOUND' } }
+          : undefined,
+      ),
+    });
     await ready();
     const user = userEvent.setup();
     await waitFor(() => expect(versionInput('Versão Gero de Loja Aurora').value).toBe('1.0.0'));
@@ -115,12 +102,14 @@ describe('domains page', () => {
   });
 
   it('validates the script and shows the server message', async () => {
-    const calls = serve((url) =>
-      url === '/api/gero/validate'
-        ? { status: 422, body: { message: msg.domain.validateFailed, code: 'SCRIPT_NOT_FOUND' } }
-        : undefined,
-    );
-    renderApp('/domains');
+    const { calls } = renderPage('/domains', {
+      session: true,
+      fetch: serve((url) =>
+        url === '/api/gero/validate'
+          ? { status: 422, body: { message: msg.domain.validateFailed, code: 'SCRIPT_NOT_FOUND' } }
+          : undefined,
+      ),
+    });
     await ready();
     await userEvent.click(await screen.findByRole('button', { name: 'Verificar script de Blog Aurora' }));
     expect(await screen.findByText(msg.domain.validateFailed)).toBeTruthy();
@@ -130,12 +119,14 @@ describe('domains page', () => {
   });
 
   it('removes a domain after a confirmation naming it', async () => {
-    const calls = serve((url, method) =>
-      method === 'DELETE' && url === `/api/domain/remove/${DOMAINS[2]?.uuid}`
-        ? { body: { message: msg.domain.removed, data: null } }
-        : undefined,
-    );
-    renderApp('/domains');
+    const { calls } = renderPage('/domains', {
+      session: true,
+      fetch: serve((url, method) =>
+        method === 'DELETE' && url === `/api/domain/remove/${DOMAINS[2]?.uuid}`
+          ? { body: { message: msg.domain.removed, data: null } }
+          : undefined,
+      ),
+    });
     await ready();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Opções de Outlet' }));
@@ -150,12 +141,14 @@ describe('domains page', () => {
   });
 
   it('edits the retention of events in months, 13 by default, with a pt-BR message when out of range', async () => {
-    const calls = serve((url, method) =>
-      method === 'PUT' && url === `/api/domain/update/${DOMAINS[0]?.uuid}`
-        ? { body: { message: msg.domain.updated, data: { ...DOMAINS[0], retention_months: 6 } } }
-        : undefined,
-    );
-    renderApp('/domains');
+    const { calls } = renderPage('/domains', {
+      session: true,
+      fetch: serve((url, method) =>
+        method === 'PUT' && url === `/api/domain/update/${DOMAINS[0]?.uuid}`
+          ? { body: { message: msg.domain.updated, data: { ...DOMAINS[0], retention_months: 6 } } }
+          : undefined,
+      ),
+    });
     await ready();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Opções de Loja Aurora' }));
@@ -178,8 +171,7 @@ describe('domains page', () => {
   });
 
   it('links each domain to its privacy (LGPD) page', async () => {
-    serve();
-    const { router } = renderApp('/domains');
+    const { router } = renderPage('/domains', { session: true, fetch: serve() });
     await ready();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Opções de Loja Aurora' }));
@@ -188,8 +180,7 @@ describe('domains page', () => {
   });
 
   it("documents the tag's consent mode in the script modal, with the snippet", async () => {
-    serve();
-    renderApp('/domains');
+    renderPage('/domains', { session: true, fetch: serve() });
     await ready();
     await userEvent.click(await screen.findByRole('button', { name: 'Ver script de Loja Aurora' }));
     const dialog = await screen.findByRole('dialog');

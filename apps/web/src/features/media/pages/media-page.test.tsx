@@ -1,23 +1,9 @@
 import { msg } from '@impeto/shared';
-import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../../test/render.tsx';
+import { describe, expect, it } from 'vitest';
+import { DOMAIN, type FetchHandler, ok, renderPage } from '../../../test/render-page.tsx';
 
-const DOMAIN = '11111111-1111-4111-8111-111111111111';
-const domain = {
-  uuid: DOMAIN,
-  name: 'Loja Aurora',
-  domain: 'https://loja.example.com',
-  domain_root: 'https://loja.example.com',
-  gero_id: 'G-1',
-  gero_validate: true,
-  gero_version: '1.0.0',
-  cn_sw_version: '1.0.0',
-  status: 'Active',
-  active: true,
-};
 const item = (id: string, name: string, bytes: number) => ({
   id,
   image: `/media/G-1/${id}.png`,
@@ -29,36 +15,25 @@ const item = (id: string, name: string, bytes: number) => ({
   created_at: '2026-03-10T12:00:00.000Z',
 });
 
-function serve(media: unknown[]) {
-  return mockFetch((url, init) => {
-    if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
-    if (url === `/api/gallery/list/${DOMAIN}/domain`) return { body: { message: 'ok', data: media } };
+function serve(media: unknown[]): FetchHandler {
+  return (url, init) => {
+    if (url === `/api/gallery/list/${DOMAIN}/domain`) return ok(media);
     if (url.startsWith('/api/gallery/remove/') && init.method === 'DELETE')
       return { body: { message: msg.media.removed, data: null } };
     return undefined;
-  });
+  };
 }
-
-let restoreCrypto: () => void;
-beforeEach(() => {
-  restoreCrypto = withoutWebCrypto();
-  signIn();
-});
-afterEach(() => {
-  restoreCrypto();
-  // Toasts live in a module-level store: one test's must not show up in the next.
-  notifications.clean();
-});
 
 describe('media page', () => {
   it('says in a toast, besides the inline alert with its retry, that the media failed to load', async () => {
-    mockFetch((url) => {
-      if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
-      if (url === `/api/gallery/list/${DOMAIN}/domain`)
-        return { status: 400, body: { message: 'Não foi possível listar suas mídias.', code: 'X' } };
-      return undefined;
+    renderPage(`/media?domain=${DOMAIN}`, {
+      session: true,
+      fetch: (url) => {
+        if (url === `/api/gallery/list/${DOMAIN}/domain`)
+          return { status: 400, body: { message: 'Não foi possível listar suas mídias.', code: 'X' } };
+        return undefined;
+      },
     });
-    renderApp(`/media?domain=${DOMAIN}`);
     await waitFor(() => expect(screen.getAllByText('Não foi possível listar suas mídias.')).toHaveLength(2), {
       timeout: 5000,
     });
@@ -66,17 +41,18 @@ describe('media page', () => {
   });
 
   it('shows the empty state', async () => {
-    serve([]);
-    renderApp(`/media?domain=${DOMAIN}`);
+    renderPage(`/media?domain=${DOMAIN}`, { session: true, fetch: serve([]) });
     expect(await screen.findByText(msg.media.empty, {}, { timeout: 5000 })).toBeTruthy();
   });
 
   it('lists images with their sizes and removes one after confirmation', async () => {
-    const calls = serve([
-      item('aaaaaaaa-1111-4111-8111-111111111111', 'banner.png', 1.5 * 1024 * 1024),
-      item('bbbbbbbb-1111-4111-8111-111111111111', 'icone.png', 20 * 1024),
-    ]);
-    renderApp(`/media?domain=${DOMAIN}`);
+    const { calls } = renderPage(`/media?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve([
+        item('aaaaaaaa-1111-4111-8111-111111111111', 'banner.png', 1.5 * 1024 * 1024),
+        item('bbbbbbbb-1111-4111-8111-111111111111', 'icone.png', 20 * 1024),
+      ]),
+    });
     expect(await screen.findByRole('img', { name: 'banner.png' }, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByText(/1,5 MB/)).toBeTruthy();
     expect(screen.getByText(/20,0 KB/)).toBeTruthy();
@@ -93,21 +69,22 @@ describe('media page', () => {
   });
 
   it('checks type and the 5 MB limit before sending, then sends data URLs and shows server reasons', async () => {
-    const calls = mockFetch((url, init) => {
-      if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
-      if (url === `/api/gallery/list/${DOMAIN}/domain`) return { body: { message: 'ok', data: [] } };
-      if (url === `/api/gallery/upload/${DOMAIN}/domain` && init.method === 'POST')
-        return {
-          status: 422,
-          body: {
-            message: msg.media.uploadFailed,
-            code: 'MEDIA_REJECTED',
-            fields: { 'images.1': msg.media.notImage('b.png') },
-          },
-        };
-      return undefined;
+    const { calls } = renderPage(`/media?domain=${DOMAIN}`, {
+      session: true,
+      fetch: (url, init) => {
+        if (url === `/api/gallery/list/${DOMAIN}/domain`) return ok([]);
+        if (url === `/api/gallery/upload/${DOMAIN}/domain` && init.method === 'POST')
+          return {
+            status: 422,
+            body: {
+              message: msg.media.uploadFailed,
+              code: 'MEDIA_REJECTED',
+              fields: { 'images.1': msg.media.notImage('b.png') },
+            },
+          };
+        return undefined;
+      },
     });
-    renderApp(`/media?domain=${DOMAIN}`);
     await userEvent.click(
       (await screen.findAllByRole('button', { name: 'Adicionar mídia' }, { timeout: 5000 }))[0] as HTMLElement,
     );

@@ -2,23 +2,10 @@ import { momentumMessages } from '@impeto/shared';
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../../test/render.tsx';
+import { describe, expect, it } from 'vitest';
+import { COMPANY, DOMAIN, type FetchHandler, ok, renderPage, USER } from '../../../test/render-page.tsx';
 
-const DOMAIN = '11111111-1111-4111-8111-111111111111';
 const CHANNEL = '22222222-2222-4222-8222-222222222222';
-const domain = {
-  uuid: DOMAIN,
-  name: 'Loja Aurora',
-  domain: 'https://loja.example.com',
-  domain_root: 'https://loja.example.com',
-  gero_id: 'G-1',
-  gero_validate: true,
-  gero_version: '1.0.0',
-  cn_sw_version: '1.0.0',
-  status: 'Active',
-  active: true,
-};
 const future = new Date(Date.now() + 3 * 86400_000).toISOString();
 const blocks = [
   { type: 'filter', regex: false, values: [{ filter: 'all', value: [] }] },
@@ -74,19 +61,16 @@ const items = [
   item('Concluído F', 'Done'),
 ];
 
-function serve(
-  extra?: (url: string, init: RequestInit & { json?: unknown }) => { status?: number; body: unknown } | undefined,
-) {
-  return mockFetch((url, init) => {
+function serve(extra?: FetchHandler): FetchHandler {
+  return (url, init) => {
     const answer = extra?.(url, init);
     if (answer) return answer;
-    if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
-    if (url === `/api/momentum/list/${DOMAIN}?type=momentum`) return { body: { message: 'ok', data: items } };
+    if (url === `/api/momentum/list/${DOMAIN}?type=momentum`) return ok(items);
     if (url.startsWith('/api/momentum/list?id=')) {
       const found = items.find((i) => url.endsWith(i.uuid));
-      return found ? { body: { message: 'ok', data: found } } : undefined;
+      return found ? ok(found) : undefined;
     }
-    if (url === `/api/person/filter/${DOMAIN}`) return { body: { message: 'ok', data: [] } };
+    if (url === `/api/person/filter/${DOMAIN}`) return ok([]);
     if (url === `/api/domain/channels/${DOMAIN}`)
       return {
         body: {
@@ -97,25 +81,14 @@ function serve(
         },
       };
     return undefined;
-  });
+  };
 }
-
-let restoreCrypto: () => void;
-beforeEach(() => {
-  restoreCrypto = withoutWebCrypto();
-  signIn();
-});
-afterEach(() => {
-  restoreCrypto();
-  notifications.clean();
-});
 
 const tab = (name: string) => screen.getByRole('tab', { name: new RegExp(`^${name}`) });
 
 describe('momentum list', { timeout: 30_000 }, () => {
   it('counts every tab as the rows it lists, Paused with a schedule as Agendado', async () => {
-    serve();
-    renderApp(`/v2/momentums?domain=${DOMAIN}`);
+    renderPage(`/v2/momentums?domain=${DOMAIN}`, { session: true, fetch: serve() });
     expect(await screen.findByText('Ativo A', {}, { timeout: 15000 })).toBeTruthy();
     const expected = { Todos: 5, Ativos: 1, Agendados: 1, Pausados: 1, Rascunhos: 1, Removidos: 1, Concluídos: 1 };
     for (const [name, count] of Object.entries(expected))
@@ -140,8 +113,7 @@ describe('momentum list', { timeout: 30_000 }, () => {
   });
 
   it('offers the actions of each status', async () => {
-    serve();
-    const { router } = renderApp(`/v2/momentums?domain=${DOMAIN}&tab=todos`);
+    const { router } = renderPage(`/v2/momentums?domain=${DOMAIN}&tab=todos`, { session: true, fetch: serve() });
     await screen.findByText('Ativo A', {}, { timeout: 15000 });
     const has = (label: string) => screen.queryByRole('button', { name: label }) !== null;
     expect([has('Pausar Ativo A'), has('Iniciar Ativo A'), has('Visualizar Ativo A'), has('Editar Ativo A')]).toEqual([
@@ -170,10 +142,12 @@ describe('momentum list', { timeout: 30_000 }, () => {
   });
 
   it('asks before removing, naming the title', async () => {
-    const calls = serve((_url, init) =>
-      init.method === 'DELETE' ? { body: { message: momentumMessages.removed, data: null } } : undefined,
-    );
-    renderApp(`/v2/momentums?domain=${DOMAIN}`);
+    const { calls } = renderPage(`/v2/momentums?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve((_url, init) =>
+        init.method === 'DELETE' ? { body: { message: momentumMessages.removed, data: null } } : undefined,
+      ),
+    });
     await userEvent.click(await screen.findByRole('button', { name: 'Remover Pausado C' }, { timeout: 5000 }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Pausado C')).toBeTruthy();
@@ -183,7 +157,6 @@ describe('momentum list', { timeout: 30_000 }, () => {
   });
 });
 
-const USER = '0b7e4f5a-1c2d-4e3f-8a9b-0c1d2e3f4a5b';
 const finishAt = (() => {
   const at = new Date(Date.now() + 5 * 86400_000);
   at.setUTCHours(18, 0, 0, 0);
@@ -197,13 +170,15 @@ const withWorktime = {
 
 describe('momentum form details (issue #14)', { timeout: 30_000 }, () => {
   it('sends the session company and user, and the finish date as the worktime end_date (spec doc 2 §3.1)', async () => {
-    const calls = serve((url, init) => {
-      if (url === `/api/momentum/list?id=${withWorktime.uuid}`) return { body: { message: 'ok', data: withWorktime } };
-      if (url === '/api/momentum/update' && init.method === 'PUT')
-        return { body: { message: momentumMessages.updated('momentum'), data: withWorktime } };
-      return undefined;
+    const { calls } = renderPage(`/v2/momentum/create?domain=${DOMAIN}&uuid=${withWorktime.uuid}`, {
+      session: true,
+      fetch: serve((url, init) => {
+        if (url === `/api/momentum/list?id=${withWorktime.uuid}`) return ok(withWorktime);
+        if (url === '/api/momentum/update' && init.method === 'PUT')
+          return { body: { message: momentumMessages.updated('momentum'), data: withWorktime } };
+        return undefined;
+      }),
     });
-    renderApp(`/v2/momentum/create?domain=${DOMAIN}&uuid=${withWorktime.uuid}`);
     expect(await screen.findByDisplayValue('Com cronograma G', {}, { timeout: 15000 })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Seguir' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Salvar' }));
@@ -217,12 +192,14 @@ describe('momentum form details (issue #14)', { timeout: 30_000 }, () => {
   });
 
   it("a server error shows the spec's save failure, never the server's text (spec doc 2 §8)", async () => {
-    serve((url, init) =>
-      url === '/api/momentum/update' && init.method === 'PUT'
-        ? { status: 500, body: { message: 'Falha interna XYZ', code: 'INTERNAL' } }
-        : undefined,
-    );
-    renderApp(`/v2/momentum/create?domain=${DOMAIN}&id=${items[2]!.uuid}`);
+    renderPage(`/v2/momentum/create?domain=${DOMAIN}&id=${items[2]!.uuid}`, {
+      session: true,
+      fetch: serve((url, init) =>
+        url === '/api/momentum/update' && init.method === 'PUT'
+          ? { status: 500, body: { message: 'Falha interna XYZ', code: 'INTERNAL' } }
+          : undefined,
+      ),
+    });
     await userEvent.click(await screen.findByRole('button', { name: 'Seguir' }, { timeout: 15000 }));
     await userEvent.click(await screen.findByRole('button', { name: 'Salvar' }));
     expect(await screen.findByText(momentumMessages.saveFailed)).toBeTruthy();
@@ -230,20 +207,21 @@ describe('momentum form details (issue #14)', { timeout: 30_000 }, () => {
   });
 
   it("an empty filter list shows the spec's 'Algo deu errado' instead of falling back silently", async () => {
-    serve();
-    renderApp(`/v2/momentum/create?domain=${DOMAIN}`);
+    renderPage(`/v2/momentum/create?domain=${DOMAIN}`, { session: true, fetch: serve() });
     expect(await screen.findByText('Algo deu errado. Tente novamente mais tarde', {}, { timeout: 15000 })).toBeTruthy();
     notifications.clean();
   });
 
   it('keeps the available filters in session storage, one per key', async () => {
     const filter = { key: 'user_stored_data.navigator.browser', name: 'Navegador', mask: 'select' };
-    serve((url) =>
-      url === `/api/person/filter/${DOMAIN}`
-        ? { body: { message: 'ok', data: [{ key: 'all', name: 'Todos', mask: 'none' }, filter, filter] } }
-        : undefined,
-    );
-    renderApp(`/v2/momentum/create?domain=${DOMAIN}`);
+    renderPage(`/v2/momentum/create?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve((url) =>
+        url === `/api/person/filter/${DOMAIN}`
+          ? ok([{ key: 'all', name: 'Todos', mask: 'none' }, filter, filter])
+          : undefined,
+      ),
+    });
     await screen.findByRole('button', { name: 'Seguir' }, { timeout: 15000 });
     await waitFor(() =>
       expect(JSON.parse(sessionStorage.getItem('impeto.filters') ?? 'null')).toEqual({
@@ -256,8 +234,7 @@ describe('momentum form details (issue #14)', { timeout: 30_000 }, () => {
 
 describe('momentum form', { timeout: 30_000 }, () => {
   it('warns on an empty Seguir', async () => {
-    serve();
-    renderApp(`/v2/momentum/create?domain=${DOMAIN}`);
+    renderPage(`/v2/momentum/create?domain=${DOMAIN}`, { session: true, fetch: serve() });
     await userEvent.click(await screen.findByRole('button', { name: 'Seguir' }, { timeout: 15000 }));
     expect(await screen.findByText(momentumMessages.incomplete)).toBeTruthy();
     expect(screen.getByText(momentumMessages.titleRequired('momentum'))).toBeTruthy();
@@ -265,12 +242,14 @@ describe('momentum form', { timeout: 30_000 }, () => {
   });
 
   it('leaving a new form asks, and Sim saves a draft', async () => {
-    const calls = serve((url, init) =>
-      url === '/api/momentum/create' && init.method === 'POST'
-        ? { body: { message: momentumMessages.draftSaved, data: items[3] } }
-        : undefined,
-    );
-    const { router } = renderApp(`/v2/momentum/create?domain=${DOMAIN}`);
+    const { router, calls } = renderPage(`/v2/momentum/create?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve((url, init) =>
+        url === '/api/momentum/create' && init.method === 'POST'
+          ? { body: { message: momentumMessages.draftSaved, data: items[3] } }
+          : undefined,
+      ),
+    });
     const title = await screen.findByPlaceholderText('Ex.: Carrinho abandonado', {}, { timeout: 15000 });
     await userEvent.type(title, 'Meu rascunho');
     await userEvent.click(screen.getAllByRole('link', { name: 'Momentums' }).at(-1)!);
@@ -289,12 +268,14 @@ describe('momentum form', { timeout: 30_000 }, () => {
 
   it('editing a Paused item locks the title and offers a single Salvar', async () => {
     const paused = items[2]!;
-    const calls = serve((url, init) =>
-      url === '/api/momentum/update' && init.method === 'PUT'
-        ? { body: { message: momentumMessages.updated('momentum'), data: paused } }
-        : undefined,
-    );
-    renderApp(`/v2/momentum/create?domain=${DOMAIN}&id=${paused.uuid}`);
+    const { calls } = renderPage(`/v2/momentum/create?domain=${DOMAIN}&id=${paused.uuid}`, {
+      session: true,
+      fetch: serve((url, init) =>
+        url === '/api/momentum/update' && init.method === 'PUT'
+          ? { body: { message: momentumMessages.updated('momentum'), data: paused } }
+          : undefined,
+      ),
+    });
     const title = (await screen.findByPlaceholderText(
       'Ex.: Carrinho abandonado',
       {},

@@ -1,23 +1,10 @@
 import { msg } from '@impeto/shared';
-import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../../test/render.tsx';
+import { describe, expect, it, vi } from 'vitest';
+import { DOMAIN, type FetchHandler, renderPage, testDomain } from '../../../test/render-page.tsx';
 
-const DOMAIN = {
-  uuid: '11111111-1111-4111-8111-111111111111',
-  name: 'Loja Aurora',
-  domain: 'https://loja.example.com',
-  domain_root: 'https://loja.example.com',
-  gero_id: 'G-AURORA',
-  gero_validate: true,
-  gero_version: '1.0.0',
-  cn_sw_version: '1.0.0',
-  status: 'Active',
-  active: true,
-  retention_months: 6,
-};
+const domain = testDomain({ gero_id: 'G-AURORA', retention_months: 6 });
 
 const PERSON = {
   uuid: '44444444-4444-4444-8444-444444444444',
@@ -32,38 +19,26 @@ const PERSON = {
   deliveries: 2,
 };
 
-const PAGE = `/domains/${DOMAIN.uuid}/privacy`;
+const PAGE = `/domains/${DOMAIN}/privacy`;
 
-function serve(options: { erased?: boolean; missing?: boolean } = {}) {
+function serve(options: { erased?: boolean; missing?: boolean } = {}): FetchHandler {
   let erased = false;
-  return mockFetch((url, init) => {
+  return (url, init) => {
     const method = init.method ?? 'GET';
-    if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [DOMAIN] } };
-    if (url.startsWith(`/api/person/lookup/${DOMAIN.uuid}?`)) {
+    if (url.startsWith(`/api/person/lookup/${DOMAIN}?`)) {
       if (options.missing || erased)
         return { status: 404, body: { message: msg.privacy.notFound, code: 'PERSON_NOT_FOUND' } };
       return { body: { message: msg.privacy.found, data: [PERSON] } };
     }
-    if (url.startsWith(`/api/person/export/${DOMAIN.uuid}?`))
+    if (url.startsWith(`/api/person/export/${DOMAIN}?`))
       return { body: { message: msg.privacy.exported, data: { persons: [{ ...PERSON, events: [] }] } } };
-    if (method === 'DELETE' && url === `/api/person/erase/${DOMAIN.uuid}`) {
+    if (method === 'DELETE' && url === `/api/person/erase/${DOMAIN}`) {
       erased = true;
       return { body: { message: msg.privacy.erased, data: { persons: 1, events: 1234, deliveries: 2, onsite: 1 } } };
     }
     return undefined;
-  });
+  };
 }
-
-let restoreCrypto: () => void;
-beforeEach(() => {
-  restoreCrypto = withoutWebCrypto();
-  signIn();
-});
-afterEach(() => {
-  restoreCrypto();
-  notifications.clean();
-  vi.restoreAllMocks();
-});
 
 const searchByEmail = async (user: ReturnType<typeof userEvent.setup>, email: string) => {
   await user.click(await screen.findByRole('radio', { name: 'E-mail' }, { timeout: 20_000 }));
@@ -75,8 +50,7 @@ const searchByEmail = async (user: ReturnType<typeof userEvent.setup>, email: st
 
 describe('privacy (LGPD) page', () => {
   it('finds a visitor by e-mail and shows a summary; a bad e-mail is refused before any request', async () => {
-    const calls = serve();
-    const { router } = renderApp(PAGE);
+    const { router, calls } = renderPage(PAGE, { session: true, domains: [domain], fetch: serve() });
     const user = userEvent.setup();
     expect(await screen.findByText(/6 meses/, {}, { timeout: 20_000 })).toBeTruthy();
 
@@ -89,13 +63,12 @@ describe('privacy (LGPD) page', () => {
     expect(within(card).getByText('ana@exemplo.com.br')).toBeTruthy();
     expect(within(card).getByText('1.234')).toBeTruthy();
     expect(screen.getByText('1 visitante encontrado')).toBeTruthy();
-    expect(calls.some((c) => c.url === `/api/person/lookup/${DOMAIN.uuid}?email=ana%40exemplo.com.br`)).toBe(true);
+    expect(calls.some((c) => c.url === `/api/person/lookup/${DOMAIN}?email=ana%40exemplo.com.br`)).toBe(true);
     // The search is in the URL: a reload or a shared link shows the same visitor.
     expect(new URLSearchParams(router.state.location.search).get('email')).toBe('Ana@Exemplo.com.br');
   });
 
   it('downloads the JSON export', async () => {
-    const calls = serve();
     const created: Blob[] = [];
     const createObjectURL = vi.fn((blob: Blob) => {
       created.push(blob);
@@ -103,19 +76,22 @@ describe('privacy (LGPD) page', () => {
     });
     Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
     const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-    renderApp(`${PAGE}?vid=v-ana-123`);
+    const { calls } = renderPage(`${PAGE}?vid=v-ana-123`, { session: true, domains: [domain], fetch: serve() });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Baixar dados (JSON)' }, { timeout: 20_000 }));
     expect(await screen.findByText(msg.privacy.exported)).toBeTruthy();
-    expect(calls.some((c) => c.url === `/api/person/export/${DOMAIN.uuid}?vid=v-ana-123`)).toBe(true);
+    expect(calls.some((c) => c.url === `/api/person/export/${DOMAIN}?vid=v-ana-123`)).toBe(true);
     expect(clicked).toHaveBeenCalled();
     const exported = JSON.parse(await created[0]!.text());
     expect(exported.persons[0].visitor_id).toBe('v-ana-123');
   });
 
   it('erases only after a confirmation that says it is final', async () => {
-    const calls = serve();
-    renderApp(`${PAGE}?email=ana%40exemplo.com.br`);
+    const { calls } = renderPage(`${PAGE}?email=ana%40exemplo.com.br`, {
+      session: true,
+      domains: [domain],
+      fetch: serve(),
+    });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Apagar dados' }, { timeout: 20_000 }));
     const dialog = await screen.findByRole('dialog', { name: 'Apagar dados do visitante' });
@@ -133,8 +109,7 @@ describe('privacy (LGPD) page', () => {
   });
 
   it('says so when nobody matches', async () => {
-    serve({ missing: true });
-    renderApp(`${PAGE}?phone=11999990000`);
+    renderPage(`${PAGE}?phone=11999990000`, { session: true, domains: [domain], fetch: serve({ missing: true }) });
     expect(await screen.findByText('Nenhum visitante encontrado', {}, { timeout: 20_000 })).toBeTruthy();
     expect(screen.getByText(msg.privacy.notFound)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Apagar dados' })).toBeNull();

@@ -1,9 +1,8 @@
 import { msg } from '@impeto/shared';
-import { notifications } from '@mantine/notifications';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../../test/render.tsx';
+import { describe, expect, it } from 'vitest';
+import { COMPANY, type FetchHandler, ok, renderPage } from '../../../test/render-page.tsx';
 
 const emptyCompany = {
   uuid: COMPANY,
@@ -44,51 +43,25 @@ const savedCompany = {
   dt_birthday: '10/05/2015',
 };
 
-const domain = {
-  uuid: '11111111-1111-4111-8111-111111111111',
-  name: 'Loja Aurora',
-  domain: 'https://loja.example.com',
-  domain_root: 'https://loja.example.com',
-  gero_id: 'G-1',
-  gero_validate: true,
-  gero_version: '1.0.0',
-  cn_sw_version: '1.0.0',
-  status: 'Active',
-  active: true,
-};
-
-function serve(company: unknown) {
-  return mockFetch((url, init) => {
-    if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
-    if (url === `/api/company/list/${COMPANY}`) return { body: { message: 'ok', data: company } };
+function serve(company: unknown): FetchHandler {
+  return (url, init) => {
+    if (url === `/api/company/list/${COMPANY}`) return ok(company);
     if (url === `/api/company/${COMPANY}/step2` && init.method === 'POST')
       return { body: { message: msg.company.saved, data: savedCompany } };
     return undefined;
-  });
+  };
 }
 
-let restoreCrypto: () => void;
-beforeEach(() => {
-  restoreCrypto = withoutWebCrypto();
-  signIn();
-});
-afterEach(() => {
-  restoreCrypto();
-  // Toasts live in a module-level store: one test's must not show up in the next.
-  notifications.clean();
-});
-
 async function openAddModal() {
-  renderApp('/settings');
+  const { calls } = renderPage('/settings', { session: true, fetch: serve(emptyCompany) });
   expect(await screen.findByText('Cadastro da empresa incompleto', {}, { timeout: 5000 })).toBeTruthy();
   await userEvent.click(screen.getByRole('button', { name: 'Adicionar' }));
-  return screen.findByRole('dialog', { name: 'Cadastrar dados da empresa' });
+  return { calls, dialog: await screen.findByRole('dialog', { name: 'Cadastrar dados da empresa' }) };
 }
 
 describe('company form', () => {
   it('requires every field with the shared messages and sends nothing', async () => {
-    const calls = serve(emptyCompany);
-    const dialog = await openAddModal();
+    const { calls, dialog } = await openAddModal();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cadastrar' }));
     for (const message of [
       msg.company.cnpjRequired,
@@ -105,8 +78,7 @@ describe('company form', () => {
   });
 
   it('refuses 11.111.111/1111-11 and 29/02/2023, accepts 11.222.333/0001-81', async () => {
-    serve(emptyCompany);
-    const dialog = await openAddModal();
+    const { dialog } = await openAddModal();
     const user = userEvent.setup();
     const cnpj = within(dialog).getByLabelText(/CNPJ/) as HTMLInputElement;
     await user.type(cnpj, '11111111111111');
@@ -125,8 +97,7 @@ describe('company form', () => {
   });
 
   it('adds the registration with POST step2, sending only the phone digits and null billing', async () => {
-    const calls = serve(emptyCompany);
-    const dialog = await openAddModal();
+    const { calls, dialog } = await openAddModal();
     const user = userEvent.setup();
     const field = (label: RegExp) =>
       within(dialog)
@@ -167,8 +138,7 @@ describe('company form', () => {
   }, 20_000);
 
   it('shows a saved company and opens it read-only in view mode', async () => {
-    serve(savedCompany);
-    renderApp('/settings');
+    renderPage('/settings', { session: true, fetch: serve(savedCompany) });
     expect(await screen.findByText('11.222.333/0001-81', {}, { timeout: 5000 })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Visualizar' }));
     const dialog = await screen.findByRole('dialog', { name: 'Dados da empresa' });
@@ -180,14 +150,15 @@ describe('company form', () => {
   });
 
   it('switches from view to edit without saving, then saves with PUT update', async () => {
-    const calls = mockFetch((url, init) => {
-      if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
-      if (url === `/api/company/list/${COMPANY}`) return { body: { message: 'ok', data: savedCompany } };
-      if (url === `/api/company/update/${COMPANY}` && init.method === 'PUT')
-        return { body: { message: msg.company.updated, data: savedCompany } };
-      return undefined;
+    const { calls } = renderPage('/settings', {
+      session: true,
+      fetch: (url, init) => {
+        if (url === `/api/company/list/${COMPANY}`) return ok(savedCompany);
+        if (url === `/api/company/update/${COMPANY}` && init.method === 'PUT')
+          return { body: { message: msg.company.updated, data: savedCompany } };
+        return undefined;
+      },
     });
-    renderApp('/settings');
     await userEvent.click(await screen.findByRole('button', { name: 'Visualizar' }, { timeout: 5000 }));
     const view = await screen.findByRole('dialog', { name: 'Dados da empresa' });
     await userEvent.click(within(view).getByRole('button', { name: 'Editar' }));
@@ -208,13 +179,14 @@ describe('company form', () => {
   });
 
   it('stops loading and shows an alert when the company cannot be listed', async () => {
-    mockFetch((url) => {
-      if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
-      if (url.startsWith('/api/company/list/'))
-        return { status: 404, body: { message: msg.company.notFound, code: 'COMPANY_NOT_FOUND' } };
-      return undefined;
+    renderPage('/settings', {
+      session: true,
+      fetch: (url) => {
+        if (url.startsWith('/api/company/list/'))
+          return { status: 404, body: { message: msg.company.notFound, code: 'COMPANY_NOT_FOUND' } };
+        return undefined;
+      },
     });
-    renderApp('/settings');
     expect(await screen.findByText('Não foi possível carregar os dados da empresa')).toBeTruthy();
     expect(screen.getByText(msg.company.notFound)).toBeTruthy();
   });
