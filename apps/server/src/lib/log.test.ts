@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
+import { unsubscribeToken } from './unsubscribe-token.ts';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
@@ -57,4 +59,49 @@ it("the request log keeps no visitor's address and no visitor id", async () => {
     headers: { 'x-forwarded-for': '198.51.100.4' },
   });
   expect(lines.some((l) => l.req?.url === '/api/health' && l.req.remoteAddress === '198.51.100.4')).toBe(true);
+});
+
+it("an e-mail recipient's unsubscribe request is logged without the token and without the address", async () => {
+  const token = unsubscribeToken(t.app.ctx.config.secretKey, randomUUID());
+  const from = { remoteAddress: PROXY_IP, headers: { 'x-forwarded-for': VISITOR_IP, 'user-agent': CHROME } };
+  const seen = lines.length;
+  await t.app.inject({ method: 'GET', url: `/api/unsubscribe/${token}`, ...from });
+  await t.app.inject({
+    method: 'POST',
+    url: `/api/unsubscribe/${token}?origem=email`,
+    ...from,
+    headers: { ...from.headers, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'List-Unsubscribe=One-Click',
+  });
+  await t.app.inject({ method: 'GET', url: `/api/unsubscribe/${token.slice(0, 10)}`, ...from });
+  const mine = lines.slice(seen);
+  expect(mine.filter((l) => l.req?.url === '/api/unsubscribe/:token')).toHaveLength(3);
+  const text = JSON.stringify(mine);
+  expect(text).not.toContain(token.slice(0, 10));
+  expect(text).not.toContain(VISITOR_IP);
+  expect(text).not.toContain(PROXY_IP);
+  expect(text).not.toContain('origem');
+});
+
+it('behind proxies named in TRUST_PROXY, a dashboard request is logged with the address the proxy saw', async () => {
+  const seen: { req?: Record<string, unknown> }[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) seen.push(JSON.parse(line));
+      done();
+    },
+  });
+  const proxied = await createTestApp({ logLevel: 'info', trustProxy: '127.0.0.1' }, { logStream: stream });
+  try {
+    // The client wrote the first entry; the proxy on 127.0.0.1 appended the address it saw.
+    await proxied.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': `6.6.6.6, ${VISITOR_IP}` },
+    });
+    expect(seen.find((l) => l.req?.url === '/api/health')?.req?.remoteAddress).toBe(VISITOR_IP);
+  } finally {
+    await proxied.close();
+  }
 });

@@ -1,8 +1,12 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 
-/** Paths that customer sites' visitors call: the collector, the tag files and media shown on their pages. */
-const VISITOR_PATHS = /^\/(collect|t|media)(\/|\?|$)/;
+/**
+ * Paths that customer sites' visitors and e-mail recipients call: the collector, the tag files, media shown on their
+ * pages, and the unsubscribe link (whose token names the person: logged as `:token`).
+ */
+const VISITOR_PATHS = /^\/(collect|t|media|api\/unsubscribe)(\/|\?|$)/;
+const PERSONAL_SEGMENTS = /^(\/api\/unsubscribe\/)[^/]+/;
 
 interface LoggedRequest {
   method: string;
@@ -13,12 +17,15 @@ interface LoggedRequest {
 }
 
 /**
- * Fastify's request line, minus what identifies a visitor: for the collector, the tag files and media, no
- * address (raw IPs are personal data the product never stores) and no query string (it carries visitor ids).
- * Dashboard requests keep the address, for security.
+ * Fastify's request line, minus what identifies a visitor: for the collector, the tag files, media and the
+ * unsubscribe link, no address (raw IPs are personal data the product never stores), no query string (it carries
+ * visitor ids) and no unsubscribe token. Dashboard requests keep the address, for security.
  */
 export function serializeRequest(req: LoggedRequest) {
-  if (VISITOR_PATHS.test(req.url)) return { method: req.method, url: req.url.split('?')[0], host: req.host };
+  if (VISITOR_PATHS.test(req.url)) {
+    const url = (req.url.split('?')[0] ?? '').replace(PERSONAL_SEGMENTS, '$1:token');
+    return { method: req.method, url, host: req.host };
+  }
   return {
     method: req.method,
     url: req.url,
