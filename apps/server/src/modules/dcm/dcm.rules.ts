@@ -8,6 +8,7 @@ import {
   type Worktime,
 } from '@impeto/shared';
 import { wireFilter } from '../../lib/filter/compile-filter.ts';
+import { sanitizeDcmHtml } from './dcm-html.ts';
 
 /*
  * A GCD item (momentum of type dcm) as the tag's injector reads it (DcmRule). The item's stored blocks were
@@ -138,9 +139,11 @@ export function toDcmRule(row: DcmItemRow, verified: boolean, now: Date): DcmRul
   rule.at = ['beforeend', 'afterbegin', 'replace'].includes(text(x.tagBehavior))
     ? (text(x.tagBehavior) as DcmRule['at'])
     : 'beforeend';
-  if (text(x.customHtml)) rule.html = x.customHtml as string;
+  // customJs runs only on the company's own, verified domain (the page carries our snippet), and only there;
+  // elsewhere the HTML is cleaned under the shared allow-list, so nothing in it can run script either.
+  const html = !text(x.customHtml) ? '' : verified ? (x.customHtml as string) : sanitizeDcmHtml(x.customHtml as string);
+  if (text(html)) rule.html = html;
   if (text(x.customCss)) rule.css = x.customCss as string;
-  // customJs runs only on the company's own, verified domain (the page carries our snippet), and only there.
   if (verified) {
     if (text(x.customJs)) rule.js = x.customJs as string;
   } else rule.safe = true;

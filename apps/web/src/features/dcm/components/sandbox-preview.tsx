@@ -3,13 +3,16 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconShieldLock } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import type { DcmBehavior } from '../dcm-state.ts';
+import { cleanPreviewHtml } from '../preview-html.ts';
 
 /**
  * The custom HTML and CSS drawn inside an iframe with an empty `sandbox` (no allow-scripts, no
  * allow-same-origin) from `srcdoc`: nothing in it runs, and it cannot reach the dashboard's origin, cookies or
- * storage. A CSP meta keeps it from loading anything but images and fonts. customJs never runs here.
+ * storage. A CSP meta keeps it from loading anything but images and fonts. customJs never runs here. The HTML is
+ * first cleaned under the shared allow-list (`cleanPreviewHtml`), as the server cleans an unverified domain's.
  */
-export function previewDocument(htmlCode: string, cssCode: string, behavior: DcmBehavior, selector: string) {
+export function previewDocument(rawHtml: string, cssCode: string, behavior: DcmBehavior, selector: string) {
+  const htmlCode = cleanPreviewHtml(rawHtml);
   const existing = '<div class="gcd-existing">Conteúdo que já existe no elemento</div>';
   const inner =
     behavior === 'replace' ? htmlCode : behavior === 'afterbegin' ? htmlCode + existing : existing + htmlCode;
