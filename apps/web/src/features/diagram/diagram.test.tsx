@@ -1,9 +1,8 @@
 import { momentumMessages as mm } from '@impeto/shared';
-import { notifications } from '@mantine/notifications';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../test/render.tsx';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { COMPANY, DOMAIN, type FetchHandler, ok, renderPage } from '../../test/render-page.tsx';
 import { TOUR_DONE_KEY } from './components/diagram-tour.tsx';
 
 // React Flow measures with ResizeObserver and reads zoom from DOMMatrixReadOnly, which jsdom lacks.
@@ -24,20 +23,7 @@ beforeAll(() => {
   (globalThis as { DOMMatrixReadOnly?: unknown }).DOMMatrixReadOnly ??= DOMMatrixReadOnlyShim;
 });
 
-const DOMAIN = '11111111-1111-4111-8111-111111111111';
 const PUSH = '22222222-2222-4222-8222-222222222222';
-const domain = {
-  uuid: DOMAIN,
-  name: 'Loja Aurora',
-  domain: 'https://loja.example.com',
-  domain_root: 'https://loja.example.com',
-  gero_id: 'G-1',
-  gero_validate: true,
-  gero_version: '1.0.0',
-  cn_sw_version: '1.0.0',
-  status: 'Active',
-  active: true,
-};
 const pushChannel = {
   uuid: PUSH,
   channel_type: 'CELL_NOTIFICATION',
@@ -47,17 +33,14 @@ const pushChannel = {
   active: true,
 };
 
-function serve(
-  extra?: (url: string, init: RequestInit & { json?: unknown }) => { status?: number; body: unknown } | undefined,
-) {
-  return mockFetch((url, init) => {
+function serve(extra?: FetchHandler): FetchHandler {
+  return (url, init) => {
     const answer = extra?.(url, init);
     if (answer) return answer;
-    if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
-    if (url === `/api/domain/channels/${DOMAIN}`) return { body: { message: 'ok', data: [pushChannel] } };
-    if (url === `/api/person/filter/${DOMAIN}`) return { body: { message: 'ok', data: [] } };
+    if (url === `/api/domain/channels/${DOMAIN}`) return ok([pushChannel]);
+    if (url === `/api/person/filter/${DOMAIN}`) return ok([]);
     return undefined;
-  });
+  };
 }
 
 const ADD = /^Adicionar (Filtro|Gatilho|Canal|Final)$/;
@@ -70,21 +53,13 @@ const field = (label: RegExp) => {
 };
 const backToBlocks = () => userEvent.click(screen.getByRole('button', { name: 'Blocos' }));
 
-let restoreCrypto: () => void;
 beforeEach(() => {
-  restoreCrypto = withoutWebCrypto();
-  signIn();
   localStorage.setItem(TOUR_DONE_KEY, 'true');
-});
-afterEach(() => {
-  restoreCrypto();
-  notifications.clean();
 });
 
 describe('diagram editor', () => {
   it('offers only the next block: Filtro → Gatilho → Canal → Final, walking Passo 1–4', async () => {
-    serve();
-    renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    renderPage(`/momentum/diagram?domain=${DOMAIN}`, { session: true, fetch: serve() });
     expect((await screen.findByTestId('panel-heading', {}, { timeout: 15_000 })).textContent).toContain('Passo 1');
     expect(screen.getByText('Monte seu momentum')).toBeTruthy();
 
@@ -105,8 +80,7 @@ describe('diagram editor', () => {
   });
 
   it('a campaign offers only Filtro, then Canal', async () => {
-    serve();
-    renderApp(`/campaign/diagram?domain=${DOMAIN}`);
+    renderPage(`/campaign/diagram?domain=${DOMAIN}`, { session: true, fetch: serve() });
     expect((await screen.findByTestId('panel-heading', {}, { timeout: 15_000 })).textContent).toContain('Passo 1');
     expect(screen.getByText('Monte sua campanha')).toBeTruthy();
     expect(addButtons()).toEqual(['Adicionar Filtro']);
@@ -120,8 +94,7 @@ describe('diagram editor', () => {
   });
 
   it('the push title counter turns yellow at 13 and red at 20; the message at 40 and 70 (A-1)', async () => {
-    serve();
-    renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    renderPage(`/momentum/diagram?domain=${DOMAIN}`, { session: true, fetch: serve() });
     for (const name of ['Adicionar Filtro', 'Adicionar Gatilho', 'Adicionar Canal']) {
       await userEvent.click(await screen.findByRole('button', { name }, { timeout: 15_000 }));
       if (name !== 'Adicionar Canal') await backToBlocks();
@@ -160,12 +133,14 @@ describe('diagram editor', () => {
       uuid: `${n}${PUSH.slice(1)}`,
       channel_type,
     });
-    serve((url) =>
-      url === `/api/domain/channels/${DOMAIN}`
-        ? { body: { message: 'ok', data: [pushChannel, integrated('ONE_SIGNAL', 3), integrated('ZENVIA', 4)] } }
-        : undefined,
-    );
-    renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    renderPage(`/momentum/diagram?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve((url) =>
+        url === `/api/domain/channels/${DOMAIN}`
+          ? ok([pushChannel, integrated('ONE_SIGNAL', 3), integrated('ZENVIA', 4)])
+          : undefined,
+      ),
+    });
     for (const name of ['Adicionar Filtro', 'Adicionar Gatilho', 'Adicionar Canal']) {
       await userEvent.click(await screen.findByRole('button', { name }, { timeout: 15_000 }));
       if (name !== 'Adicionar Canal') await backToBlocks();
@@ -184,12 +159,14 @@ describe('diagram editor', () => {
   });
 
   it('without a title, saving warns and sends nothing; a draft then goes to /momentum/create', async () => {
-    const calls = serve((url) =>
-      url === '/api/momentum/create'
-        ? { body: { message: mm.draftSaved, data: { uuid: '33333333-3333-4333-8333-333333333333' } } }
-        : undefined,
-    );
-    renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    const { calls } = renderPage(`/momentum/diagram?domain=${DOMAIN}`, {
+      session: true,
+      fetch: serve((url) =>
+        url === '/api/momentum/create'
+          ? { body: { message: mm.draftSaved, data: { uuid: '33333333-3333-4333-8333-333333333333' } } }
+          : undefined,
+      ),
+    });
     await userEvent.click(await screen.findByRole('button', { name: 'Salvar como' }, { timeout: 15_000 }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Rascunho' }));
     expect(await screen.findByText(mm.titleRequired('momentum'))).toBeTruthy();
@@ -258,10 +235,10 @@ describe('diagram editor', () => {
       created_at: '2026-03-10T12:00:00.000Z',
       updated_at: '2026-03-10T12:00:00.000Z',
     };
-    const calls = serve((url) =>
-      url === `/api/momentum/list?id=${ID}` ? { body: { message: 'ok', data: item } } : undefined,
-    );
-    renderApp(`/campaign/diagram?domain=${DOMAIN}&id=${ID}`);
+    const { calls } = renderPage(`/campaign/diagram?domain=${DOMAIN}&id=${ID}`, {
+      session: true,
+      fetch: serve((url) => (url === `/api/momentum/list?id=${ID}` ? ok(item) : undefined)),
+    });
     expect(await screen.findByText('Editando', {}, { timeout: 15_000 })).toBeTruthy();
     expect(screen.getByTestId('panel-heading').textContent).toContain('Todos os blocos foram adicionados');
     await userEvent.click(screen.getByRole('button', { name: 'Editar Canal' }));
@@ -294,8 +271,10 @@ describe('diagram editor', () => {
       created_at: '2026-03-10T12:00:00.000Z',
       updated_at: '2026-03-10T12:00:00.000Z',
     };
-    serve((url) => (url === `/api/momentum/list?id=${ID}` ? { body: { message: 'ok', data: item } } : undefined));
-    renderApp(`/momentum/diagram?domain=${DOMAIN}&id=${ID}&view=1`);
+    renderPage(`/momentum/diagram?domain=${DOMAIN}&id=${ID}&view=1`, {
+      session: true,
+      fetch: serve((url) => (url === `/api/momentum/list?id=${ID}` ? ok(item) : undefined)),
+    });
     const panel = await screen.findByTestId('panel-heading', {}, { timeout: 15_000 });
     expect(within(panel.parentElement as HTMLElement).getByText('Visualizar')).toBeTruthy();
     expect(addButtons()).toEqual([]);
@@ -306,8 +285,7 @@ describe('diagram editor', () => {
 
   it('the first-time tour shows for a new momentum and, once skipped, never again', async () => {
     localStorage.removeItem(TOUR_DONE_KEY);
-    serve();
-    const first = renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    const first = renderPage(`/momentum/diagram?domain=${DOMAIN}`, { session: true, fetch: serve() });
     expect(await screen.findByText('Passo 1 de 6', {}, { timeout: 15_000 })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Próximo' }));
     expect(await screen.findByText('Passo 2 de 6')).toBeTruthy();
@@ -316,7 +294,7 @@ describe('diagram editor', () => {
     expect(localStorage.getItem(TOUR_DONE_KEY)).toBe('true');
     first.unmount();
 
-    renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    renderPage(`/momentum/diagram?domain=${DOMAIN}`, { session: true, fetch: serve() });
     await screen.findByTestId('panel-heading', {}, { timeout: 15_000 });
     expect(screen.queryByText('Passo 1 de 6')).toBeNull();
   });
@@ -365,15 +343,17 @@ describe('diagram editor, issue #29', () => {
 
   it("Imediato on a draft shows the success toast and lands on the list without 'em andamento'", async () => {
     let stored = itemOf();
-    const calls = serve((url, init) => {
-      if (url === `/api/momentum/list?id=${ID}`) return { body: { message: 'ok', data: stored } };
-      if (url === '/api/momentum/update' && init.method === 'PUT') {
-        stored = itemOf({ status: 'Active', active: true });
-        return { body: { message: mm.updated('momentum'), data: stored } };
-      }
-      return undefined;
+    const { calls, ...view } = renderPage(`/momentum/diagram?domain=${DOMAIN}&id=${ID}`, {
+      session: true,
+      fetch: serve((url, init) => {
+        if (url === `/api/momentum/list?id=${ID}`) return ok(stored);
+        if (url === '/api/momentum/update' && init.method === 'PUT') {
+          stored = itemOf({ status: 'Active', active: true });
+          return { body: { message: mm.updated('momentum'), data: stored } };
+        }
+        return undefined;
+      }),
     });
-    const view = renderApp(`/momentum/diagram?domain=${DOMAIN}&id=${ID}`);
     await userEvent.click(await screen.findByRole('button', { name: 'Salvar como' }, { timeout: 15_000 }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Imediato' }));
     expect(await screen.findByText(mm.updated('momentum'))).toBeTruthy();
@@ -385,13 +365,14 @@ describe('diagram editor, issue #29', () => {
   });
 
   it('a draft with a half-filled channel is not saved: the warning names the block and what it lacks', async () => {
-    const calls = serve((url) => {
-      if (url === `/api/momentum/list?id=${ID}`)
-        return { body: { message: 'ok', data: itemOf({ momentums: itemOf().momentums.slice(0, 2) }) } };
-      if (url === '/api/momentum/update') return { body: { message: mm.draftUpdated, data: itemOf() } };
-      return undefined;
+    const { calls } = renderPage(`/momentum/diagram?domain=${DOMAIN}&id=${ID}`, {
+      session: true,
+      fetch: serve((url) => {
+        if (url === `/api/momentum/list?id=${ID}`) return ok(itemOf({ momentums: itemOf().momentums.slice(0, 2) }));
+        if (url === '/api/momentum/update') return { body: { message: mm.draftUpdated, data: itemOf() } };
+        return undefined;
+      }),
     });
-    renderApp(`/momentum/diagram?domain=${DOMAIN}&id=${ID}`);
     await userEvent.click(await screen.findByRole('button', { name: 'Adicionar Canal' }, { timeout: 15_000 }));
     await userEvent.click(field(/^Canal/));
     await userEvent.click(await screen.findByRole('option', { name: 'Notificação push' }));
@@ -412,12 +393,14 @@ describe('diagram editor, issue #29', () => {
 
   it("an item stored without channel_uuid (the demo's) opens with its channel chosen by type and saves it", async () => {
     const stored = itemOf({ status: 'Paused', scheduled_at: '2099-01-05T12:00:00.000Z', channel_uuid: null });
-    const calls = serve((url) => {
-      if (url === `/api/momentum/list?id=${ID}`) return { body: { message: 'ok', data: stored } };
-      if (url === '/api/momentum/update') return { body: { message: mm.updated('momentum'), data: stored } };
-      return undefined;
+    const { calls } = renderPage(`/momentum/diagram?domain=${DOMAIN}&id=${ID}`, {
+      session: true,
+      fetch: serve((url) => {
+        if (url === `/api/momentum/list?id=${ID}`) return ok(stored);
+        if (url === '/api/momentum/update') return { body: { message: mm.updated('momentum'), data: stored } };
+        return undefined;
+      }),
     });
-    renderApp(`/momentum/diagram?domain=${DOMAIN}&id=${ID}`);
     await userEvent.click(await screen.findByRole('button', { name: 'Editar Canal' }, { timeout: 15_000 }));
     await waitFor(() => expect((field(/^Canal/) as HTMLInputElement).value).toBe('Notificação push'));
     await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
@@ -426,8 +409,7 @@ describe('diagram editor, issue #29', () => {
   });
 
   it("leaving with unsaved changes asks 'Descartar alterações?'; beforeunload asks the browser too", async () => {
-    serve();
-    const view = renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    const view = renderPage(`/momentum/diagram?domain=${DOMAIN}`, { session: true, fetch: serve() });
     await userEvent.click(await screen.findByRole('button', { name: 'Adicionar Filtro' }, { timeout: 15_000 }));
 
     const unload = new Event('beforeunload', { cancelable: true });
@@ -450,8 +432,7 @@ describe('diagram editor, issue #29', () => {
   });
 
   it('an untouched diagram leaves at once and lets the page unload', async () => {
-    serve();
-    const view = renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    const view = renderPage(`/momentum/diagram?domain=${DOMAIN}`, { session: true, fetch: serve() });
     await screen.findByTestId('panel-heading', {}, { timeout: 15_000 });
     const unload = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(unload);
@@ -464,8 +445,7 @@ describe('diagram editor, issue #29', () => {
 
 describe('diagram finish, issue #29', () => {
   it('a finish day picked without a time ends at 23:45 of that day, and the form says so', async () => {
-    serve();
-    renderApp(`/momentum/diagram?domain=${DOMAIN}`);
+    renderPage(`/momentum/diagram?domain=${DOMAIN}`, { session: true, fetch: serve() });
     for (const name of ['Adicionar Filtro', 'Adicionar Gatilho', 'Adicionar Canal', 'Adicionar Final']) {
       await userEvent.click(await screen.findByRole('button', { name }, { timeout: 15_000 }));
       if (name !== 'Adicionar Final') await backToBlocks();

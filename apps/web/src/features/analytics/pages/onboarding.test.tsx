@@ -1,23 +1,14 @@
 import type { DomainOnboarding } from '@impeto/shared';
-import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { COMPANY, mockFetch, renderApp, signIn, withoutWebCrypto } from '../../../test/render.tsx';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { DOMAIN, type FetchHandler, ok, renderPage, testDomain } from '../../../test/render-page.tsx';
 
-const DOMAIN = '11111111-1111-4111-8111-111111111111';
-const domain = {
-  uuid: DOMAIN,
-  name: 'Loja Aurora',
+const domain = testDomain({
   domain: 'https://loja.example.com/',
-  domain_root: 'https://loja.example.com',
   gero_id: 'G-ABCDEF123456',
-  gero_validate: true,
   gero_version: '1.4.0',
-  cn_sw_version: '1.0.0',
-  status: 'Active',
-  active: true,
-};
+});
 
 const onboarding = (steps: Partial<DomainOnboarding['steps']>): DomainOnboarding => {
   const all = {
@@ -34,38 +25,32 @@ const onboarding = (steps: Partial<DomainOnboarding['steps']>): DomainOnboarding
 
 type Answer = { status?: number; body: unknown };
 
-/** The domain list, the onboarding endpoint as `answer` says, and every analytics widget empty. */
-function serve(answer: () => Answer) {
-  return mockFetch((url) => {
-    if (url === `/api/domain/list/${COMPANY}`) return { body: { message: 'ok', data: [domain] } };
+/** The onboarding endpoint as `answer` says, and every analytics widget empty. */
+function serve(answer: () => Answer): FetchHandler {
+  return (url) => {
     if (url === `/api/domain/onboarding/${DOMAIN}`) return answer();
-    if (url.startsWith(`/api/analytics/${DOMAIN}/count/visits`))
-      return { body: { message: 'ok', data: { count: 42, previous: 0 } } };
+    if (url.startsWith(`/api/analytics/${DOMAIN}/count/visits`)) return ok({ count: 42, previous: 0 });
     return undefined;
-  });
+  };
 }
 
 const card = () => screen.findByRole('region', { name: 'Primeiros passos' }, { timeout: 8000 });
 const step = (region: HTMLElement, name: string) => within(region).getByRole('listitem', { name });
 
-let restoreCrypto: () => void;
 beforeEach(() => {
-  restoreCrypto = withoutWebCrypto();
-  signIn();
   const warn = console.warn.bind(console);
   vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
     if (!String(args[0]).includes('of chart should be greater than 0')) warn(...args);
   });
 });
-afterEach(() => {
-  restoreCrypto();
-  notifications.clean();
-});
 
 describe("analytics 'Primeiros passos'", () => {
   it('lists the five steps with their state and progress, each open one leading to where it is done', async () => {
-    serve(() => ({ body: { message: 'ok', data: onboarding({ script_installed: true, domain_validated: true }) } }));
-    renderApp(`/?domain=${DOMAIN}`);
+    renderPage(`/?domain=${DOMAIN}`, {
+      session: true,
+      domains: [domain],
+      fetch: serve(() => ok(onboarding({ script_installed: true, domain_validated: true }))),
+    });
     const region = await card();
     await waitFor(() => expect(within(region).getByText('2 de 5 concluídos')).toBeTruthy());
     expect(within(region).getByRole('progressbar', { name: 'Primeiros passos: 2 de 5 concluídos' })).toBeTruthy();
@@ -92,8 +77,11 @@ describe("analytics 'Primeiros passos'", () => {
   });
 
   it("opens the script modal at 'Próximos passos': without a push channel the snippet has no opt-in line", async () => {
-    serve(() => ({ body: { message: 'ok', data: onboarding({ script_installed: true, domain_validated: true }) } }));
-    renderApp(`/?domain=${DOMAIN}`);
+    renderPage(`/?domain=${DOMAIN}`, {
+      session: true,
+      domains: [domain],
+      fetch: serve(() => ok(onboarding({ script_installed: true, domain_validated: true }))),
+    });
     const region = await card();
     await userEvent.click(
       await within(region).findByRole('button', { name: 'Escolher modelo de opt-in' }, { timeout: 8000 }),
@@ -108,13 +96,16 @@ describe("analytics 'Primeiros passos'", () => {
   });
 
   it('puts the chosen opt-in model in the snippet once the push channel is integrated', async () => {
-    serve(() => ({
-      body: {
-        message: 'ok',
-        data: onboarding({ script_installed: true, domain_validated: true, push_integrated: true }),
-      },
-    }));
-    renderApp(`/?domain=${DOMAIN}`);
+    renderPage(`/?domain=${DOMAIN}`, {
+      session: true,
+      domains: [domain],
+      fetch: serve(() => ({
+        body: {
+          message: 'ok',
+          data: onboarding({ script_installed: true, domain_validated: true, push_integrated: true }),
+        },
+      })),
+    });
     const region = await card();
     const push = await within(region).findByRole('listitem', { name: 'Canal push integrado' }, { timeout: 8000 });
     expect(within(push).getByText('Concluído')).toBeTruthy();
@@ -137,8 +128,11 @@ describe("analytics 'Primeiros passos'", () => {
       first_optin: true,
       momentum_active: true,
     };
-    const calls = serve(() => ({ body: { message: 'ok', data: onboarding(all) } }));
-    renderApp(`/?domain=${DOMAIN}`);
+    const { calls } = renderPage(`/?domain=${DOMAIN}`, {
+      session: true,
+      domains: [domain],
+      fetch: serve(() => ok(onboarding(all))),
+    });
     await waitFor(() => expect(calls.some((c) => c.url === `/api/domain/onboarding/${DOMAIN}`)).toBe(true));
     const views = await screen.findByRole('region', { name: 'Visualizações de página' }, { timeout: 8000 });
     await waitFor(() => expect(within(views).getByText('42')).toBeTruthy());
@@ -147,12 +141,15 @@ describe("analytics 'Primeiros passos'", () => {
 
   it('shows its own error with a retry while the other widgets keep working', async () => {
     let fail = true;
-    serve(() =>
-      fail
-        ? { status: 503, body: { message: 'Serviço indisponível no momento.', code: 'UNAVAILABLE' } }
-        : { body: { message: 'ok', data: onboarding({ script_installed: true }) } },
-    );
-    renderApp(`/?domain=${DOMAIN}`);
+    renderPage(`/?domain=${DOMAIN}`, {
+      session: true,
+      domains: [domain],
+      fetch: serve(() =>
+        fail
+          ? { status: 503, body: { message: 'Serviço indisponível no momento.', code: 'UNAVAILABLE' } }
+          : ok(onboarding({ script_installed: true })),
+      ),
+    });
     const region = await card();
     await within(region).findByText('Serviço indisponível no momento.', undefined, { timeout: 8000 });
     const views = screen.getByRole('region', { name: 'Visualizações de página' });

@@ -1,9 +1,9 @@
 import { msg } from '@impeto/shared';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getSession } from '../../../lib/session.ts';
-import { COMPANY, mockFetch, renderApp, withoutWebCrypto } from '../../../test/render.tsx';
+import { COMPANY, ok, renderPage } from '../../../test/render-page.tsx';
 
 const signinAnswer = {
   message: msg.signin.success,
@@ -24,16 +24,9 @@ function solveCaptcha(payload = 'YWx0Y2hhLXBheWxvYWQ=') {
   fireEvent(widget, new CustomEvent('statechange', { detail: { state: 'verified', payload } }));
 }
 
-let restoreCrypto: () => void;
-beforeEach(() => {
-  restoreCrypto = withoutWebCrypto();
-});
-afterEach(() => restoreCrypto());
-
 describe('sign in', () => {
   it('opens the terms and the privacy policy in dialogs loaded on demand', async () => {
-    mockFetch(() => undefined);
-    renderApp('/signin');
+    renderPage('/signin');
     await userEvent.click(await screen.findByRole('button', { name: 'Termos de uso' }, { timeout: 5000 }));
     const terms = await screen.findByRole('dialog', { name: 'Termos de uso' }, { timeout: 5000 });
     expect(terms.textContent).toContain('A conta pertence à empresa cadastrada');
@@ -42,8 +35,7 @@ describe('sign in', () => {
   });
 
   it('shows the three required messages on an empty submit and sends nothing', async () => {
-    const calls = mockFetch(() => undefined);
-    renderApp('/signin');
+    const { calls } = renderPage('/signin');
     await userEvent.click(await screen.findByRole('button', { name: 'Entrar' }));
     expect(await screen.findByText(msg.signin.usernameRequired)).toBeTruthy();
     expect(screen.getByText(msg.signin.passwordRequired)).toBeTruthy();
@@ -52,12 +44,14 @@ describe('sign in', () => {
   });
 
   it('sends keep_connected only when the box is checked, then lands on the remembered origin', async () => {
-    const calls = mockFetch((url) => {
-      if (url === '/api/users/signin') return { body: signinAnswer };
-      if (url.includes('/domain/list/')) return { body: { message: 'ok', data: [] } };
-      return undefined;
+    const { router, calls } = renderPage('/signin', {
+      state: { from: '/settings' },
+      fetch: (url) => {
+        if (url === '/api/users/signin') return { body: signinAnswer };
+        if (url.includes('/domain/list/')) return ok([]);
+        return undefined;
+      },
     });
-    const { router } = renderApp('/signin', { from: '/settings' });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Nome de usuário'), 'ana');
     await user.type(screen.getByLabelText('Senha'), 'segredo123');
@@ -75,12 +69,13 @@ describe('sign in', () => {
   });
 
   it('sends keep_connected: true and keeps the session in localStorage when checked', async () => {
-    const calls = mockFetch((url) => {
-      if (url === '/api/users/signin') return { body: signinAnswer };
-      if (url.includes('/domain/list/')) return { body: { message: 'ok', data: [] } };
-      return undefined;
+    const { router, calls } = renderPage('/signin', {
+      fetch: (url) => {
+        if (url === '/api/users/signin') return { body: signinAnswer };
+        if (url.includes('/domain/list/')) return ok([]);
+        return undefined;
+      },
     });
-    const { router } = renderApp('/signin');
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Nome de usuário'), 'ana');
     await user.type(screen.getByLabelText('Senha'), 'segredo123');
@@ -109,12 +104,13 @@ describe('sign in', () => {
     });
     const unverified = domain('11111111-1111-4111-8111-111111111111', { gero_validate: false });
     const allowed = domain('22222222-2222-4222-8222-222222222222');
-    mockFetch((url) => {
-      if (url === '/api/users/signin') return { body: signinAnswer };
-      if (url.includes('/domain/list/')) return { body: { message: 'ok', data: [unverified, allowed] } };
-      return undefined;
+    const { router } = renderPage('/signin', {
+      fetch: (url) => {
+        if (url === '/api/users/signin') return { body: signinAnswer };
+        if (url.includes('/domain/list/')) return ok([unverified, allowed]);
+        return undefined;
+      },
     });
-    const { router } = renderApp('/signin');
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Nome de usuário'), 'ana');
     await user.type(screen.getByLabelText('Senha'), 'segredo123');
@@ -126,12 +122,12 @@ describe('sign in', () => {
   });
 
   it('shows the server message in a toast on failure and stays on the page', async () => {
-    mockFetch((url) =>
-      url === '/api/users/signin'
-        ? { status: 401, body: { message: msg.signin.wrongCredentials, code: 'WRONG_CREDENTIALS' } }
-        : undefined,
-    );
-    const { router } = renderApp('/signin');
+    const { router } = renderPage('/signin', {
+      fetch: (url) =>
+        url === '/api/users/signin'
+          ? { status: 401, body: { message: msg.signin.wrongCredentials, code: 'WRONG_CREDENTIALS' } }
+          : undefined,
+    });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Nome de usuário'), 'ana');
     await user.type(screen.getByLabelText('Senha'), 'errada');
@@ -143,8 +139,7 @@ describe('sign in', () => {
   });
 
   it('greets a just-validated user with a success toast, once: a reload does not greet again', async () => {
-    mockFetch(() => undefined);
-    const { router } = renderApp('/signin', { validated: true, from: '/v2/momentums' });
+    const { router } = renderPage('/signin', { state: { validated: true, from: '/v2/momentums' } });
     expect(await screen.findByText(msg.signin.validated)).toBeTruthy();
     // History state is what a reload restores: the flag is gone from it, the origin stays.
     await waitFor(() => expect(router.state.location.state).toEqual({ from: '/v2/momentums' }));
@@ -153,12 +148,12 @@ describe('sign in', () => {
 
   it('solves a fresh captcha by itself after a failed sign-in (a solution is good for one attempt)', async () => {
     const widget = () => document.querySelector('altcha-widget') as unknown as Record<string, unknown>;
-    mockFetch((url) =>
-      url === '/api/users/signin'
-        ? { status: 400, body: { message: msg.signin.wrongCredentials, code: 'INVALID_CREDENTIALS' } }
-        : undefined,
-    );
-    renderApp('/signin');
+    renderPage('/signin', {
+      fetch: (url) =>
+        url === '/api/users/signin'
+          ? { status: 400, body: { message: msg.signin.wrongCredentials, code: 'INVALID_CREDENTIALS' } }
+          : undefined,
+    });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Nome de usuário'), 'ana');
     await user.type(screen.getByLabelText('Senha'), 'errada');
@@ -177,8 +172,7 @@ describe('sign in', () => {
 
 describe('sign-up, step 1', () => {
   it('speaks pt-BR on its buttons', async () => {
-    mockFetch(() => undefined);
-    renderApp('/signup/company');
+    renderPage('/signup/company');
     expect(await screen.findByRole('button', { name: 'Voltar' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Avançar' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Go back|Next/ })).toBeNull();
