@@ -1,4 +1,4 @@
-import { filterMessages as fm, momentumMessages as mm } from '@impeto/shared';
+import { dcmMessages as dm, filterMessages as fm, momentumMessages as mm } from '@impeto/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -113,17 +113,18 @@ describe('/dcm', { timeout: 30_000 }, () => {
       session: true,
       fetch: serve((url, init) => {
         if (init.method === 'PUT' && url.startsWith('/api/momentum/status/'))
-          return { body: { message: mm.paused, data: { ...items[0], status: 'Paused' } } };
-        if (init.method === 'DELETE') return { body: { message: mm.removed, data: null } };
+          return { body: { message: dm.paused, data: { ...items[0], status: 'Paused' } } };
+        if (init.method === 'DELETE') return { body: { message: dm.removed, data: null } };
         return undefined;
       }),
     });
     await screen.findByText('Selo na vitrine', {}, { timeout: 15000 });
     await userEvent.click(screen.getByRole('button', { name: 'Editar Selo na vitrine' }));
-    expect(await screen.findByText(mm.editActive)).toBeTruthy();
+    // The row speaks of the GCD item, as the server does.
+    expect(await screen.findByText(dm.editActive)).toBeTruthy();
 
     await userEvent.click(screen.getByRole('button', { name: 'Pausar Selo na vitrine' }));
-    expect(await screen.findByText(mm.paused)).toBeTruthy();
+    expect(await screen.findByText(dm.paused)).toBeTruthy();
     const status = calls.find((c) => c.method === 'PUT');
     expect(status?.url).toBe(`/api/momentum/status/${items[0]!.uuid}`);
     expect(status?.json).toEqual({ status: 'Paused' });
@@ -132,7 +133,7 @@ describe('/dcm', { timeout: 30_000 }, () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Convite pausado')).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
-    expect(await screen.findByText(mm.removed)).toBeTruthy();
+    expect(await screen.findByText(dm.removed)).toBeTruthy();
     expect(calls.some((c) => c.method === 'DELETE' && c.url === `/api/momentum/remove/${items[2]!.uuid}`)).toBe(true);
 
     await userEvent.click(screen.getByRole('button', { name: 'Visualizar Banner agendado' }));

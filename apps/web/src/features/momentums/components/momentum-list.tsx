@@ -64,7 +64,10 @@ export function MomentumList({ type }: { type: MomentumType }) {
   const location = useLocation();
   const navigate = useNavigate();
   const domainUuid = params.get('domain') ?? '';
-  const tab = tabOf(params.get('tab'));
+  // GCD has no drafts (spec doc 2 §4: a new item is Active, or Paused with a schedule): no Rascunhos tab.
+  const tabs: readonly (typeof TABS)[number][] = type === 'dcm' ? TABS.filter((t) => t.value !== 'rascunhos') : TABS;
+  const asked = tabOf(params.get('tab'));
+  const tab = tabs.includes(asked) ? asked : TABS[0];
   const search = params.get('q') ?? '';
   const query = useMomentums(domainUuid, type);
   const noun = NOUN[type];
@@ -125,7 +128,7 @@ export function MomentumList({ type }: { type: MomentumType }) {
         <Group justify="space-between" px="md" pt="sm" wrap="wrap" gap="sm">
           <Tabs value={tab.value} onChange={(v) => setParam('tab', v === 'todos' ? '' : (v ?? ''))} variant="default">
             <Tabs.List style={{ flexWrap: 'wrap' }}>
-              {TABS.map((t) => (
+              {tabs.map((t) => (
                 <Tabs.Tab
                   key={t.value}
                   value={t.value}

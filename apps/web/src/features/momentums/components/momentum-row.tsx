@@ -1,4 +1,4 @@
-import { type DeliveryCounts, type MomentumItem, momentumMessages as mm } from '@impeto/shared';
+import { type DeliveryCounts, itemMessages, type MomentumItem, momentumMessages as mm } from '@impeto/shared';
 import { ActionIcon, Badge, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import {
@@ -34,7 +34,8 @@ import {
   viewPath,
 } from './momentum-status.ts';
 
-const statusError = (error: unknown) => (isApiError(error) && error.status === 0 ? mm.requestFailed : mm.statusFailed);
+const statusError = (error: unknown, texts: ReturnType<typeof itemMessages>) =>
+  isApiError(error) && error.status === 0 ? mm.requestFailed : texts.statusFailed;
 
 function Action({
   label,
@@ -106,18 +107,20 @@ function useItemActions(item: MomentumItem) {
   const actions = rowActions(item);
   const title = item.momentum_title || 'Sem título';
   const isDcm = item.type === 'dcm';
+  // A GCD item is a "conteúdo do GCD" in its toasts.
+  const texts = itemMessages(item.type);
 
   const change = (next: 'Active' | 'Paused') =>
     status.mutate(
       { uuid: item.uuid, status: next },
       {
-        onSuccess: (answer) => notifySuccess(answer.message || (next === 'Active' ? mm.started : mm.paused)),
-        onError: (error) => notifyError(statusError(error)),
+        onSuccess: (answer) => notifySuccess(answer.message || (next === 'Active' ? texts.started : texts.paused)),
+        onError: (error) => notifyError(statusError(error, texts)),
       },
     );
 
   const edit = () => {
-    if (item.status === 'Active') notifyError(mm.editActive);
+    if (item.status === 'Active') notifyError(texts.editActive);
     else navigate(editPath(item.type, item.uuid));
   };
 
@@ -134,8 +137,8 @@ function useItemActions(item: MomentumItem) {
       confirmProps: { color: 'red' },
       onConfirm: () =>
         remove.mutate(item.uuid, {
-          onSuccess: (answer) => notifySuccess(answer.message || mm.removed),
-          onError: () => notifyError(mm.removeFailed),
+          onSuccess: (answer) => notifySuccess(answer.message || texts.removed),
+          onError: () => notifyError(texts.removeFailed),
         }),
     });
 
@@ -216,8 +219,9 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
           {index + 1}
         </Text>
       </Table.Td>
-      <Table.Td>
-        <Stack gap={0} maw={260}>
+      {/* The title takes the width the other columns leave (max-width 0 lets a 100% cell shrink and truncate). */}
+      <Table.Td style={{ width: '100%', maxWidth: 0, minWidth: 200 }}>
+        <Stack gap={0}>
           <Text size="sm" fw={600} truncate title={title}>
             {title}
           </Text>
