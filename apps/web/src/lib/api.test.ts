@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { withoutWebCrypto } from '../test/render.tsx';
+import { withoutWebCrypto } from '../test/render-page.tsx';
 import { ApiError, api, resetEnvelopeKey } from './api.ts';
 import { getSession, saveSession } from './session.ts';
 

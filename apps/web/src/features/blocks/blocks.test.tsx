@@ -1,11 +1,9 @@
 import { filterMessages, momentumBlocksSchema } from '@impeto/shared';
-import { QueryClient } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../app/providers.tsx';
-import { mockFetch } from '../../test/render.tsx';
+import { type FetchHandler, ok, renderPage } from '../../test/render-page.tsx';
 import {
   channelFromBlock,
   checkDispatcher,
@@ -40,11 +38,7 @@ function Interval({ initial = [], onChange }: { initial?: number[]; onChange?: (
 describe('interval input', () => {
   it('turns text into seconds on Enter and ;, and shows seconds as text', async () => {
     const onChange = vi.fn();
-    render(
-      <AppProviders>
-        <Interval initial={[90]} onChange={onChange} />
-      </AppProviders>,
-    );
+    renderPage(<Interval initial={[90]} onChange={onChange} />);
     expect(screen.getByText('1m 30s')).toBeTruthy();
     expect(screen.getByText(filterMessages.intervalHint)).toBeTruthy();
     const input = screen.getByRole('combobox', { name: 'Disparar após' });
@@ -57,11 +51,7 @@ describe('interval input', () => {
 
   it('refuses an unknown unit with the spec error and keeps the text', async () => {
     const onChange = vi.fn();
-    render(
-      <AppProviders>
-        <Interval onChange={onChange} />
-      </AppProviders>,
-    );
+    renderPage(<Interval onChange={onChange} />);
     const input = screen.getByRole('combobox', { name: 'Disparar após' }) as HTMLInputElement;
     await userEvent.type(input, '3x{enter}');
     expect(await screen.findByText(filterMessages.intervalError)).toBeTruthy();
@@ -74,26 +64,20 @@ describe('notification preview', () => {
     const long = 'a'.repeat(60);
     expect(cutMessage(long)).toBe(`${'a'.repeat(50)}…`);
     expect(cutMessage('curta')).toBe('curta');
-    render(
-      <AppProviders>
-        <NotificationPreview title="Oferta" message={long} siteRoot="https://loja.example.com" />
-      </AppProviders>,
-    );
+    renderPage(<NotificationPreview title="Oferta" message={long} siteRoot="https://loja.example.com" />);
     expect(screen.getByText(`${'a'.repeat(50)}…`)).toBeTruthy();
     expect(screen.getByText(/loja\.example\.com/)).toBeTruthy();
   });
 
   it('opens to the whole message and the large image on every system, Linux included', async () => {
     const long = `${'Frete grátis em todo o site. '.repeat(3)}Só hoje!`;
-    render(
-      <AppProviders>
-        <NotificationPreview
-          title="Oferta"
-          message={long}
-          image="https://loja.example.com/banner.png"
-          siteRoot="https://loja.example.com"
-        />
-      </AppProviders>,
+    renderPage(
+      <NotificationPreview
+        title="Oferta"
+        message={long}
+        image="https://loja.example.com/banner.png"
+        siteRoot="https://loja.example.com"
+      />,
     );
     const stage = () => screen.getByTestId('notification-stage');
     const images = () => [...stage().querySelectorAll('img')].map((i) => i.getAttribute('src'));
@@ -116,10 +100,8 @@ describe('notification preview', () => {
       { title: 'Ver oferta', url: 'https://loja.example.com/oferta' },
       { title: 'Depois', url: 'https://loja.example.com/' },
     ];
-    render(
-      <AppProviders>
-        <NotificationPreview title="Oferta" message="Só hoje" buttons={buttons} siteRoot="https://loja.example.com" />
-      </AppProviders>,
+    renderPage(
+      <NotificationPreview title="Oferta" message="Só hoje" buttons={buttons} siteRoot="https://loja.example.com" />,
     );
     const shown = () => screen.queryByTestId('notification-buttons')?.textContent ?? '';
     expect(shown()).toBe('');
@@ -148,17 +130,9 @@ describe('notification preview', () => {
   });
 
   it('asks for the title without one, and says Sem mensagem without a message', async () => {
-    const { rerender } = render(
-      <AppProviders>
-        <NotificationPreview title="" message="Olá" siteRoot="https://loja.example.com" />
-      </AppProviders>,
-    );
+    const { rerender } = renderPage(<NotificationPreview title="" message="Olá" siteRoot="https://loja.example.com" />);
     expect(screen.getByText(TITLE_PROMPT)).toBeTruthy();
-    rerender(
-      <AppProviders>
-        <NotificationPreview title="Oferta" message="" siteRoot="https://loja.example.com" />
-      </AppProviders>,
-    );
+    rerender(<NotificationPreview title="Oferta" message="" siteRoot="https://loja.example.com" />);
     expect(screen.getByText(NO_MESSAGE)).toBeTruthy();
     for (const os of ['iOS', 'macOS', 'Windows', 'Linux']) {
       await userEvent.click(screen.getByText(os));
@@ -210,17 +184,16 @@ describe('filter values search', () => {
   it("shows what the server found for 'sao' (São Paulo) instead of filtering it out again by accents", async () => {
     const D = '11111111-1111-4111-8111-111111111111';
     const key = 'user_stored_data.client.location.region';
-    mockFetch((url) => {
-      if (url === `/api/person/filter/${D}`)
-        return { body: { message: 'ok', data: [{ key, name: 'Estado', mask: 'select' }] } };
+    const routes: FetchHandler = (url) => {
+      if (url === `/api/person/filter/${D}`) return ok([{ key, name: 'Estado', mask: 'select' }]);
       if (url.startsWith(`/api/person/search/${D}/filter/${encodeURIComponent(key)}`)) {
         const found = url.includes('search=sao')
           ? [{ name: 'São Paulo', value: 'São Paulo', emoji: '📍', code: 'SP', initials: 'SP' }]
           : [];
-        return { body: { message: 'ok', data: found } };
+        return ok(found);
       }
       return undefined;
-    });
+    };
     function Editor() {
       const [value, setValue] = useState<FilterState>({
         ...emptyFilter(),
@@ -229,11 +202,7 @@ describe('filter values search', () => {
       });
       return <FilterEditor domainUuid={D} value={value} onChange={setValue} />;
     }
-    render(
-      <AppProviders queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <Editor />
-      </AppProviders>,
-    );
+    renderPage(<Editor />, { fetch: routes });
     await userEvent.type(await screen.findByRole('combobox', { name: 'Valores' }), 'sao');
     expect(await screen.findByRole('option', { name: /São Paulo/ }, { timeout: 5000 })).toBeTruthy();
   });
