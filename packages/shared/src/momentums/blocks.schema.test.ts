@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import {
   DATE_OPERATORS,
   dispatcherBlockSchema,
+  dispatcherValuesSchema,
   FILTER_KEYS,
   filterBlockSchema,
   finishBlockSchema,
@@ -566,6 +567,17 @@ describe('dispatcherBlockSchema', () => {
     it(`refuses ${name}`, () => {
       expect(refusal(dispatcherBlockSchema, input)).toContain(message);
     });
+});
+
+describe('dispatcherValuesSchema', () => {
+  it("is one channel's content on its own, as a dispatcher block reads it (icon as icon_uri, same refusals)", () => {
+    const { icon_uri, ...withoutIcon } = push;
+    const parsed = dispatcherValuesSchema.parse({ ...withoutIcon, icon: icon_uri });
+    expect(parsed).toMatchObject({ filter: 'CELL_NOTIFICATION', icon_uri, intervalRecurrency: [] });
+    expect(dispatcherBlockSchema.parse(dispatcher(push)).values[0]).toEqual(dispatcherValuesSchema.parse(push));
+    expect(refusal(dispatcherValuesSchema, { ...push, title: '' })).toEqual([m.titleRequired]);
+    expect(refusal(dispatcherValuesSchema, { filter: 'FAX' })).toEqual([m.channelRequired]);
+  });
 });
 
 describe('finishBlockSchema', () => {
