@@ -272,16 +272,23 @@ async function fill(base: string, push: Awaited<ReturnType<typeof startPushServi
     pageview('/sair', [600]),
     pushBlock('Não vá embora'),
   ]);
-  const finishAt = new Date(Date.now() + 8000).toISOString();
-  const toFinish = await momentum('Encerra sozinho', [
-    everyone,
-    pageview('/nunca'),
-    pushBlock('Nunca enviado'),
-    { type: 'finish', values: [{ type: 'finish', filter: 'stop_momentum', value: finishAt }] },
-  ]);
+  const finishing = (at: Date) =>
+    momentum('Encerra sozinho', [
+      everyone,
+      pageview('/nunca'),
+      pushBlock('Nunca enviado'),
+      { type: 'finish', values: [{ type: 'finish', filter: 'stop_momentum', value: at.toISOString() }] },
+    ]);
+  // Versions since the 15-minute grid refuse a finish in 8 s: those finish at the next quarter hour instead.
+  let finishAt = new Date(Date.now() + 8000);
+  const toFinish = await finishing(finishAt).catch(() => {
+    finishAt = new Date(Math.ceil((Date.now() + 8000) / 900_000) * 900_000);
+    log(`o momentum que se encerra sozinho termina às ${finishAt.toISOString()}`);
+    return finishing(finishAt);
+  });
   await momentum('Agendado para o mês que vem', [everyone, pageview('/agenda'), pushBlock('Agendado')], {
     status: 'Paused',
-    scheduled_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    scheduled_at: new Date(Math.ceil((Date.now() + 30 * 86_400_000) / 900_000) * 900_000).toISOString(),
   });
   await momentum('Rascunho antigo', [], { status: 'Draft' });
   const paused = await momentum('Pausado pelo usuário', [everyone, pageview('/pausa'), pushBlock('Pausa')]);
@@ -387,22 +394,26 @@ async function fill(base: string, push: Awaited<ReturnType<typeof startPushServi
     const campaigns = (await c.api('GET', `/momentum/list/${loja.uuid}?type=campaign`)) as Json[];
     return [...list, ...campaigns];
   };
-  await until('entregas nos estados esperados', async () => {
-    const all = await counts();
-    const of = (uuid: string) => all.find((m) => m.uuid === uuid);
-    const campaign = all.find((m) => m.momentum_title === 'Campanha de Natal');
-    return (
-      of(toCancel.uuid)?.deliveries?.waiting === 0 &&
-      of(welcome.uuid)?.deliveries?.failed === 1 &&
-      of(welcome.uuid)?.deliveries?.clicked === 1 &&
-      of(welcome.uuid)?.deliveries?.viewed >= 1 &&
-      of(tomorrow.uuid)?.deliveries?.waiting === 1 &&
-      of(onsite.uuid)?.deliveries?.sent === 1 &&
-      of(toFinish.uuid)?.status === 'Done' &&
-      campaign?.deliveries?.sent === 3 &&
-      all
-    );
-  });
+  await until(
+    'entregas nos estados esperados',
+    async () => {
+      const all = await counts();
+      const of = (uuid: string) => all.find((m) => m.uuid === uuid);
+      const campaign = all.find((m) => m.momentum_title === 'Campanha de Natal');
+      return (
+        of(toCancel.uuid)?.deliveries?.waiting === 0 &&
+        of(welcome.uuid)?.deliveries?.failed === 1 &&
+        of(welcome.uuid)?.deliveries?.clicked === 1 &&
+        of(welcome.uuid)?.deliveries?.viewed >= 1 &&
+        of(tomorrow.uuid)?.deliveries?.waiting === 1 &&
+        of(onsite.uuid)?.deliveries?.sent === 1 &&
+        of(toFinish.uuid)?.status === 'Done' &&
+        campaign?.deliveries?.sent === 3 &&
+        all
+      );
+    },
+    90 + Math.max(0, Math.ceil((finishAt.getTime() - Date.now()) / 1000)),
+  );
 
   const lists = {
     domains: {

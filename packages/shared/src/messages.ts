@@ -82,6 +82,7 @@ export const msg = {
     validateFailed: 'Ocorreu um erro ao validar seu domínio. Insira o script na página principal e tente novamente.',
     noDomainsHint:
       'Clique no botão no canto superior direito para adicionar um novo domínio e começar a utilizar todas as funcionalidades da Plataforma',
+    timezoneInvalid: 'Informe um fuso horário válido da base IANA, como America/Sao_Paulo.',
   },
   version: {
     listed: 'Versões carregadas.',

@@ -111,6 +111,8 @@ export const domains = pgTable(
     cartUrl: text('cart_url').notNull().default(''),
     /** Events older than this many months are purged by the daily retention job (LGPD: keep only what is needed). */
     retentionMonths: smallint('retention_months').notNull().default(13),
+    /** The IANA zone whose days the analytics rollups count in (each company's own day). */
+    timezone: text('timezone').notNull().default('America/Sao_Paulo'),
     /** At most this many messages per person per 24 h / 7 days across every channel; null = no cap. */
     frequencyCapDay: integer('frequency_cap_day'),
     frequencyCapWeek: integer('frequency_cap_week'),
@@ -192,10 +194,15 @@ export const persons = pgTable(
   ],
 );
 
+/**
+ * Partitioned by month of `ts` (migration 0013; drizzle-kit cannot declare it): `events_YYYY_MM` partitions created
+ * ahead by the daily job and dropped whole by retention (db/partitions.ts), `events_default` for anything outside
+ * them. The primary key carries `ts` because a partitioned table's unique keys must hold the partition key.
+ */
 export const events = pgTable(
   'events',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     domainUuid: uuid('domain_uuid').notNull(),
     /** Null for the service worker's reports, which carry a delivery id instead of a visitor. */
     personUuid: uuid('person_uuid'),
@@ -208,7 +215,11 @@ export const events = pgTable(
     device: text('device'),
     ts: ts('ts').notNull(),
   },
-  (t) => [index('events_domain_ts_idx').on(t.domainUuid, t.ts), index('events_person_idx').on(t.personUuid)],
+  (t) => [
+    primaryKey({ columns: [t.id, t.ts] }),
+    index('events_domain_ts_idx').on(t.domainUuid, t.ts),
+    index('events_person_idx').on(t.personUuid),
+  ],
 );
 
 export const eventCategories = pgTable(

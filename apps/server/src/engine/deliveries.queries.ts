@@ -210,16 +210,15 @@ export async function recordOutcomes(db: Db, outcomes: Outcome[], now: Date) {
 
 /**
  * INSERT … ON CONFLICT that adds rows `(momentum_uuid, domain_uuid, at, sent, viewed, clicked)` to the per-momentum
- * daily counters, the day being `at` in the company's time zone; rows are grouped and ordered so concurrent
+ * daily counters, the day being `at` in the domain's time zone; rows are grouped and ordered so concurrent
  * statements lock the counters in the same order.
  */
 const bumpMomentumStats = (rows: SQL) => sql`
   INSERT INTO daily_momentum_stats AS s (momentum_uuid, day, domain_uuid, sent, viewed, clicked)
-  SELECT x.momentum_uuid, (x.at AT TIME ZONE c.time_zone)::date, x.domain_uuid, sum(x.sent), sum(x.viewed),
+  SELECT x.momentum_uuid, (x.at AT TIME ZONE dm.timezone)::date, x.domain_uuid, sum(x.sent), sum(x.viewed),
     sum(x.clicked)
   FROM (${rows}) AS x
   JOIN domains dm ON dm.uuid = x.domain_uuid
-  JOIN companies c ON c.uuid = dm.company_uuid
   GROUP BY 1, 2, 3
   ORDER BY 1, 2
   ON CONFLICT (momentum_uuid, day) DO UPDATE SET

@@ -18,6 +18,8 @@ export interface DomainItem {
   active: boolean;
   /** Events older than this many months are deleted by the daily retention job (default 13). */
   retention_months?: number;
+  /** The IANA zone whose days the analytics count in (default America/Sao_Paulo). */
+  timezone?: string;
 }
 
 export { isDomainAllowed } from './domain-rules.ts';
@@ -69,6 +71,24 @@ export const retentionMonthsSchema = z
   .min(1, msg.privacy.retentionInvalid)
   .max(120, msg.privacy.retentionInvalid);
 
+export const DEFAULT_DOMAIN_TIMEZONE = 'America/Sao_Paulo';
+
+/** An IANA zone name (America/Sao_Paulo, UTC, Etc/GMT+3) the runtime knows; offsets such as '-03:00' are not names. */
+export function isIanaTimeZone(name: string): boolean {
+  if (name.length > 64 || !/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const timezoneSchema = z
+  .string({ error: msg.domain.timezoneInvalid })
+  .trim()
+  .refine(isIanaTimeZone, msg.domain.timezoneInvalid);
+
 const domainName = z
   .string({ error: msg.domain.nameRequired })
   .trim()
@@ -85,7 +105,10 @@ export const createDomainSchema = (allowPrivate: boolean) =>
   });
 export type CreateDomainInput = z.infer<ReturnType<typeof createDomainSchema>>;
 
-/** Edit `{ name, address }` or enable `{ status: 'Active' }` (READINGS A-15); uuid in the path or the body. */
+/**
+ * Edit `{ name, address }`, enable `{ status: 'Active' }` (READINGS A-15) or set the analytics' time zone
+ * `{ timezone }`; uuid in the path or the body.
+ */
 export const updateDomainSchema = (allowPrivate: boolean) =>
   z.object({
     domain: z.union(
@@ -97,8 +120,10 @@ export const updateDomainSchema = (allowPrivate: boolean) =>
             name: domainName,
             address: siteUrlSchema(allowPrivate),
             retention_months: retentionMonthsSchema.optional(),
+            timezone: timezoneSchema.optional(),
           })
           .strict(),
+        z.object({ uuid: z.uuid().optional(), timezone: timezoneSchema }).strict(),
       ],
       { error: msg.common.invalidInput },
     ),

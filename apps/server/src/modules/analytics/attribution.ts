@@ -21,16 +21,15 @@ const attributedDelivery = sql`
 
 /**
  * Adds rows `(momentum_uuid, domain_uuid, at, conversions, revenue_cents, cart_accesses)` to the per-momentum
- * daily counters (the day of `at` in the company's time zone), grouped and ordered so concurrent statements lock
+ * daily counters (the day of `at` in the domain's time zone), grouped and ordered so concurrent statements lock
  * the counters in one order.
  */
 const bumpAttributed = (rows: SQL) => sql`
   INSERT INTO daily_momentum_stats AS s (momentum_uuid, day, domain_uuid, conversions, revenue_cents, cart_accesses)
-  SELECT x.momentum_uuid, (x.at AT TIME ZONE c.time_zone)::date, x.domain_uuid, sum(x.conversions),
+  SELECT x.momentum_uuid, (x.at AT TIME ZONE dm.timezone)::date, x.domain_uuid, sum(x.conversions),
     sum(x.revenue_cents), sum(x.cart_accesses)
   FROM (${rows}) AS x
   JOIN domains dm ON dm.uuid = x.domain_uuid
-  JOIN companies c ON c.uuid = dm.company_uuid
   GROUP BY 1, 2, 3
   ORDER BY 1, 2
   ON CONFLICT (momentum_uuid, day) DO UPDATE SET

@@ -45,6 +45,7 @@ export const updateDomain = async (
       | 'cnSwVersion'
       | 'removedAt'
       | 'retentionMonths'
+      | 'timezone'
     >
   >,
 ) =>
@@ -94,3 +95,12 @@ export async function onboardingFacts(db: Db, domainUuid: string) {
   );
   return { collected, pushIntegrated, optedIn, momentumActive, delivered };
 }
+
+/** Whether the database's own time zone data knows `name` (it computes the analytics days with AT TIME ZONE). */
+export const isKnownTimeZone = async (db: Db, name: string) =>
+  (
+    await queryRows<{ known: boolean }>(
+      db,
+      sql`SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${name}) AS known`,
+    )
+  )[0]?.known === true;

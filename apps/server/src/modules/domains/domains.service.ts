@@ -21,6 +21,7 @@ export const toDomainItem = (row: DomainRow): DomainItem => ({
   status: row.status,
   active: row.status === 'Active',
   retention_months: row.retentionMonths,
+  timezone: row.timezone,
 });
 
 const domainNotFound = () => notFound(msg.common.notFound, 'DOMAIN_NOT_FOUND');
@@ -82,10 +83,11 @@ export async function editDomain(
   ctx: AppContext,
   companyUuid: string,
   uuid: string,
-  input: { name: string; address: string; retention_months?: number | undefined },
+  input: { name: string; address: string; retention_months?: number | undefined; timezone?: string | undefined },
 ) {
   const current = await q.findDomain(ctx.db, companyUuid, uuid);
   if (!current) throw domainNotFound();
+  if (input.timezone !== undefined) await requireKnownZone(ctx, input.timezone);
   const domainRoot = new URL(input.address).origin;
   const other = await q.findDomainByRoot(ctx.db, companyUuid, domainRoot);
   if (other && other.uuid !== uuid) throw new AppError('DOMAIN_DUPLICATE', 409, msg.domain.duplicate);
@@ -97,7 +99,23 @@ export async function editDomain(
     domainRoot,
     ...(moved ? { geroValidate: false } : {}),
     ...(input.retention_months !== undefined ? { retentionMonths: input.retention_months } : {}),
+    ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
   });
+  return toDomainItem(row!);
+}
+
+/** The database computes the days (AT TIME ZONE): a zone its own tz data lacks is refused like a malformed one. */
+async function requireKnownZone(ctx: AppContext, timezone: string) {
+  if (!(await q.isKnownTimeZone(ctx.db, timezone)))
+    throw new AppError('TIMEZONE_INVALID', 400, msg.domain.timezoneInvalid);
+}
+
+/** The zone whose days the domain's analytics count in (`{ domain: { timezone } }`). */
+export async function setTimezone(ctx: AppContext, companyUuid: string, uuid: string, timezone: string) {
+  const current = await q.findDomain(ctx.db, companyUuid, uuid);
+  if (!current) throw domainNotFound();
+  await requireKnownZone(ctx, timezone);
+  const row = await q.updateDomain(ctx.db, companyUuid, uuid, { timezone });
   return toDomainItem(row!);
 }
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
 import { queryRows } from '../../db/client.ts';
+import { ensureEventPartitions, listEventPartitions } from '../../db/partitions.ts';
 import { nextRetentionRun, purgeExpiredEvents } from './retention.ts';
 
 /*
@@ -129,4 +130,57 @@ it('runs as a daily job that schedules its next run and forgets old erasures', a
   expect(waiting.map((j) => j.startAfter.toISOString())).toContain('2026-11-24T06:00:00.000Z');
   expect(nextRetentionRun(new Date('2026-11-24T05:59:00.000Z')).toISOString()).toBe('2026-11-24T06:00:00.000Z');
   expect(nextRetentionRun(new Date('2026-11-24T06:00:00.000Z')).toISOString()).toBe('2026-11-25T06:00:00.000Z');
+});
+
+const partitionOf = async (domainUuid: string) =>
+  (
+    await queryRows<{ part: string; n: number }>(
+      t.app.ctx.db,
+      sql`SELECT tableoid::regclass::text AS part, count(*)::int AS n FROM events
+          WHERE domain_uuid = ${domainUuid}::uuid GROUP BY 1 ORDER BY 1`,
+    )
+  ).map((r) => `${r.part}:${r.n}`);
+
+it('drops whole months no domain keeps, leaves to the row purge the months a longer retention still needs', async () => {
+  await t.app.ctx.db.execute(sql`DELETE FROM events`);
+  // A month older than the partitions: its rows wait in the default partition until the month is created.
+  await seed(standard.uuid, 5, new Date('2025-03-10T12:00:00Z'));
+  expect(await partitionOf(standard.uuid)).toEqual(['events_default:5']);
+  const created = await ensureEventPartitions(t.app.ctx.db, new Date('2025-01-15T00:00:00Z'), 22);
+  expect(created).toContain('events_2025_03');
+  expect(await partitionOf(standard.uuid)).toEqual(['events_2025_03:5']);
+
+  // short keeps 1 month (cutoff 2026-10-23), standard and foreign 13 (cutoff 2025-10-23).
+  await seed(foreign.uuid, 6, new Date('2025-03-20T12:00:00Z')); // March 2025: nobody keeps it, dropped
+  await seed(standard.uuid, 4, new Date('2025-10-05T12:00:00Z')); // past standard's cutoff, its month…
+  await seed(standard.uuid, 3, new Date('2025-10-28T12:00:00Z')); // …still has kept rows: row purge
+  await seed(short.uuid, 8, new Date('2026-06-10T12:00:00Z')); // June 2026: only short's expired rows, dropped
+  await seed(short.uuid, 2, new Date('2026-07-10T12:00:00Z')); // July 2026: short's expired rows…
+  await seed(foreign.uuid, 1, new Date('2026-07-11T12:00:00Z')); // …beside foreign's kept one: row purge
+
+  const result = await purgeExpiredEvents(t.app.ctx, { pauseMs: 0 });
+  expect(result.droppedMonths).toEqual(expect.arrayContaining(['events_2025_03', 'events_2026_06']));
+  expect(result.droppedMonths).not.toContain('events_2025_10');
+  expect(result.droppedMonths).not.toContain('events_2026_07');
+  expect(result.deleted).toBe(6); // standard's 4 of October 2025, short's 2 of July 2026
+  expect(await partitionOf(standard.uuid)).toEqual(['events_2025_10:3']);
+  expect(await partitionOf(short.uuid)).toEqual([]);
+  expect(await partitionOf(foreign.uuid)).toEqual(['events_2026_07:1']);
+
+  // The job keeps the coming months ready (three ahead of the clock).
+  await t.app.engine.jobs.run('retention.purge', { at: NOW.toISOString() });
+  const names = (await listEventPartitions(t.app.ctx.db)).map((p) => p.name);
+  expect(names).toEqual(
+    expect.arrayContaining(['events_2026_11', 'events_2026_12', 'events_2027_01', 'events_2027_02']),
+  );
+
+  // A range read touches only the months it covers.
+  const plan = await queryRows<Record<string, string>>(
+    t.app.ctx.db,
+    sql`EXPLAIN SELECT count(*) FROM events WHERE domain_uuid = ${foreign.uuid}::uuid
+        AND ts >= '2026-07-01T00:00:00Z' AND ts < '2026-08-01T00:00:00Z'`,
+  );
+  const text = plan.map((r) => Object.values(r).join('')).join('\n');
+  expect(text).toContain('events_2026_07');
+  expect(text).not.toContain('events_2025_10');
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows } from '../../db/client.ts';
+import { dropExpiredEventPartitions, ensureEventPartitions } from '../../db/partitions.ts';
 import { defineJob, type JobRunner } from '../../engine/jobs.ts';
 import type { AppContext } from '../../lib/context.ts';
 
@@ -21,9 +22,12 @@ export interface PurgeOptions {
 }
 
 /**
- * Deletes, for every domain, the events older than its retention (domains.retention_months), oldest first, in
- * statements of at most `batchRows` rows with a pause between them. Rollups stay (they hold counts, not people).
- * Also forgets erasures older than ERASURE_MEMORY_DAYS. Safe to run twice and to interrupt.
+ * Removes, for every domain, the events older than its retention (domains.retention_months): first whole months
+ * (partitions) no domain keeps anything of are dropped, then what is left past each domain's cutoff (the part of a
+ * month before it, or months a longer retention keeps for other domains) is deleted oldest first, in statements of
+ * at most `batchRows` rows with a pause between them; those statements read only the partitions before the cutoff.
+ * Rollups stay (they hold counts, not people). Also forgets erasures older than ERASURE_MEMORY_DAYS. Safe to run
+ * twice and to interrupt.
  */
 export async function purgeExpiredEvents(ctx: AppContext, options: PurgeOptions = {}) {
   const batchRows = options.batchRows ?? RETENTION_BATCH_ROWS;
@@ -32,6 +36,12 @@ export async function purgeExpiredEvents(ctx: AppContext, options: PurgeOptions 
   const domains = await queryRows<{ uuid: string; cutoff: Date | string }>(
     ctx.db,
     sql`SELECT uuid, (${now}::timestamptz - make_interval(months => retention_months::int)) AS cutoff FROM domains`,
+  );
+  const droppedMonths = await dropExpiredEventPartitions(
+    ctx.db,
+    domains.map((d) => ({ uuid: d.uuid, cutoff: new Date(d.cutoff) })),
+    now,
+    (name, reason) => ctx.log.warn({ partition: name, reason }, 'retenção: mês não removido agora'),
   );
   let deleted = 0;
   let statements = 0;
@@ -57,7 +67,7 @@ export async function purgeExpiredEvents(ctx: AppContext, options: PurgeOptions 
   await ctx.db.execute(
     sql`DELETE FROM person_erasures WHERE erased_at < ${new Date(now.getTime() - ERASURE_MEMORY_DAYS * 86_400_000)}`,
   );
-  return { domains: domains.length, deleted, statements };
+  return { domains: domains.length, droppedMonths, deleted, statements };
 }
 
 /** The next daily run after `after`. */
@@ -69,10 +79,14 @@ export const nextRetentionRun = (after: Date) => {
 };
 
 /**
- * The daily `retention.purge` job: purges, then schedules the next day's run (one waiting job per day: many worker
- * processes scheduling the same day is a no-op).
+ * The daily `retention.purge` job: creates the events partitions of the coming months, purges, then schedules the
+ * next day's run (one waiting job per day: many worker processes scheduling the same day is a no-op).
  */
 export function createRetention(ctx: AppContext, jobs: () => JobRunner) {
+  const ensureMonths = async () => {
+    const created = await ensureEventPartitions(ctx.db, ctx.clock.now());
+    if (created.length) ctx.log.info({ created }, 'retenção: partições de eventos criadas');
+  };
   const schedule = async (after: Date) => {
     const at = nextRetentionRun(after).toISOString();
     await jobs().send('retention.purge', { at }, { startAfter: new Date(at), key: `retention:${at}` });
@@ -81,10 +95,17 @@ export function createRetention(ctx: AppContext, jobs: () => JobRunner) {
     name: 'retention.purge',
     payload: z.object({ at: z.iso.datetime() }),
     async handler({ at }) {
+      await ensureMonths();
       const result = await purgeExpiredEvents(ctx);
       ctx.log.info(result, 'retenção: eventos antigos removidos');
       await schedule(new Date(Math.max(new Date(at).getTime(), ctx.clock.now().getTime())));
     },
   });
-  return { job, schedule: () => schedule(ctx.clock.now()) };
+  return {
+    job,
+    schedule: async () => {
+      await ensureMonths();
+      await schedule(ctx.clock.now());
+    },
+  };
 }
