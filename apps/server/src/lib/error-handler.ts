@@ -1,12 +1,23 @@
 import { msg } from '@impeto/shared';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from './errors.ts';
+import { describeIssues } from './missing-fields.ts';
 
 interface ValidationIssue {
   instancePath?: string;
   message?: string;
+  /** zod's issue code (fastify-type-provider-zod puts it here). */
+  keyword?: string;
 }
+
+/** What a route validated, by Fastify's validation context: the missing-field check reads it. */
+const SOURCES: Record<string, (request: FastifyRequest) => unknown> = {
+  body: (r) => r.body,
+  querystring: (r) => r.query,
+  params: (r) => r.params,
+  headers: (r) => r.headers,
+};
 
 /** Fastify's own errors, by code, in pt_BR: never English on the wire. */
 const FASTIFY_ERRORS: Record<string, [number, string, string]> = {
@@ -29,14 +40,19 @@ export function installErrorHandler(app: FastifyInstance) {
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
       const issues = (error.validation ?? []) as ValidationIssue[];
-      const fields: Record<string, string> = {};
-      for (const issue of issues) {
-        const key = fieldPath(issue) || 'body';
-        if (issue.message && !fields[key]) fields[key] = issue.message;
-      }
-      const first = issues.find((i) => i.message)?.message;
+      const sent = SOURCES[error.validationContext ?? 'body']?.(request);
+      const { message, fields } = describeIssues(
+        issues
+          .filter((i) => i.message)
+          .map((i) => ({
+            path: fieldPath(i) ? fieldPath(i).split('.') : [],
+            message: i.message!,
+            ...(i.keyword ? { code: i.keyword } : {}),
+          })),
+        sent,
+      );
       request.log.warn({ fields }, 'validação recusou a requisição');
-      return reply.code(400).send({ message: first ?? msg.common.invalidInput, code: 'VALIDATION_FAILED', fields });
+      return reply.code(400).send({ message, code: 'VALIDATION_FAILED', fields });
     }
     const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
     if (known) {

@@ -1,15 +1,12 @@
 import { msg } from '@impeto/shared';
 import type { z } from 'zod';
 import { AppError } from './errors.ts';
+import { describeIssues } from './missing-fields.ts';
 
 /** Validates inside a handler (for bodies whose schema depends on their shape), with the same 400 as route validation. */
 export function parseBody<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const fields: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    const key = issue.path.join('.') || 'body';
-    fields[key] ??= issue.message;
-  }
-  throw new AppError('VALIDATION_FAILED', 400, result.error.issues[0]?.message ?? msg.common.invalidInput, fields);
+  const { message, fields } = describeIssues(result.error.issues, value);
+  throw new AppError('VALIDATION_FAILED', 400, message || msg.common.invalidInput, fields);
 }
