@@ -205,7 +205,8 @@ export const msg = {
     required: 'Campo obrigatório.',
     malformedText:
       'O texto enviado contém um caractere Unicode malformado (metade de um par substituto), que não é aceito. Remova-o e tente novamente.',
-    jsonTooDeep: 'O JSON enviado tem níveis aninhados demais (no máximo 64). Simplifique a estrutura e tente novamente.',
+    jsonTooDeep:
+      'O JSON enviado tem níveis aninhados demais (no máximo 64). Simplifique a estrutura e tente novamente.',
   },
   profile: {
     loaded: 'Perfil carregado.',
