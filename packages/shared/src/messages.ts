@@ -216,6 +216,12 @@ export const msg = {
     emailConfirmed: 'E-mail alterado com sucesso!',
     emailTokenInvalid: 'Este link de confirmação é inválido ou expirou. Peça a troca de e-mail de novo no seu perfil.',
     emailSubject: 'Confirme seu novo e-mail no Ímpeto',
+    // /profile is not in the spec: its messages are ours, in pt-BR (the sign-up's English ones are the spec's).
+    nameRequired: 'Informe seu nome completo.',
+    emailInvalid: 'Informe um e-mail válido.',
+    newPasswordRequired: 'Informe a nova senha.',
+    passwordConfirmationRequired: 'Repita a nova senha.',
+    passwordMismatch: 'A confirmação não é igual à nova senha.',
     currentPasswordRequired: 'Informe sua senha atual.',
     currentPasswordWrong: 'A senha atual não confere.',
     passwordSame: 'A nova senha deve ser diferente da atual.',

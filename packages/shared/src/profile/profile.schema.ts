@@ -13,13 +13,13 @@ export const profileSchema = z.object({
 export type Profile = z.infer<typeof profileSchema>;
 
 export const updateProfileSchema = z.object({
-  profile: z.object({ name: requiredText(msg.signup.fullnameRequired).pipe(z.string().max(120)) }),
+  profile: z.object({ name: requiredText(msg.profile.nameRequired).pipe(z.string().max(120)) }),
 });
 
 export const changeEmailSchema = z.object({
   profile: z.object({
-    email: requiredText(msg.signup.emailRequired).pipe(
-      z.email(msg.signup.emailRequired).max(254, msg.signup.emailRequired),
+    email: requiredText(msg.profile.emailInvalid).pipe(
+      z.email(msg.profile.emailInvalid).max(254, msg.profile.emailInvalid),
     ),
   }),
 });
@@ -33,13 +33,17 @@ export const changePasswordFields = z
     current_password: z
       .string({ error: msg.profile.currentPasswordRequired })
       .min(1, msg.profile.currentPasswordRequired),
-    password: passwordSchema,
+    // Empty is told in pt-BR first; the rest (blank, length) are the sign-up's own pt-BR rules.
+    password: z
+      .string({ error: msg.profile.newPasswordRequired })
+      .min(1, msg.profile.newPasswordRequired)
+      .pipe(passwordSchema),
     password_confirmation: z
-      .string({ error: msg.signup.passwordConfirmationRequired })
-      .min(1, msg.signup.passwordConfirmationRequired),
+      .string({ error: msg.profile.passwordConfirmationRequired })
+      .min(1, msg.profile.passwordConfirmationRequired),
   })
-  .refine((p) => p.password === p.password_confirmation, {
-    message: msg.signup.passwordConfirmationRequired,
+  .refine((p) => p.password_confirmation === '' || p.password === p.password_confirmation, {
+    message: msg.profile.passwordMismatch,
     path: ['password_confirmation'],
   })
   .refine((p) => p.password !== p.current_password, { message: msg.profile.passwordSame, path: ['password'] });

@@ -54,7 +54,7 @@ describe('profile: name and e-mail', () => {
     expect((await get<Profile>('/api/profile', me.token)).name).toBe('Maria Clara');
     const blank = await call(t.app, 'PUT', '/api/profile', { profile: { name: '   ' } }, me.token);
     expect(blank.status).toBe(400);
-    expect(blank.body.message).toBe(msg.signup.fullnameRequired);
+    expect(blank.body.message).toBe(msg.profile.nameRequired);
     expect((await call(t.app, 'GET', '/api/profile')).status).toBe(401);
   });
 
@@ -75,7 +75,7 @@ describe('profile: name and e-mail', () => {
     expect(same.body.message).toBe(msg.profile.emailSame);
     const bad = await call(t.app, 'POST', '/api/profile/email', { profile: { email: 'sem-arroba' } }, me.token);
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toBe(msg.signup.emailRequired);
+    expect(bad.body.message).toBe(msg.profile.emailInvalid);
 
     const asked = await call(
       t.app,
@@ -189,7 +189,7 @@ describe('profile: password and sessions', () => {
       me.token,
     );
     expect(mismatch.status).toBe(400);
-    expect(mismatch.body.fields['profile.password_confirmation']).toBe(msg.signup.passwordConfirmationRequired);
+    expect(mismatch.body.fields['profile.password_confirmation']).toBe(msg.profile.passwordMismatch);
     expect((await call(t.app, 'GET', '/api/profile', undefined, other)).status).toBe(200);
 
     const changed = await call(

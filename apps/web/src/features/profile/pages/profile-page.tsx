@@ -1,4 +1,4 @@
-import { changePasswordFields, msg, type Profile, type UserSession } from '@impeto/shared';
+import { changeEmailSchema, changePasswordFields, msg, type Profile, type UserSession } from '@impeto/shared';
 import {
   Alert,
   Badge,
@@ -67,7 +67,7 @@ function NameForm({ profile }: { profile: Profile }) {
   const update = useUpdateName();
   const form = useForm({ initialValues: { name: profile.name } });
   const submit = form.onSubmit(({ name }) => {
-    if (!name.trim()) return form.setFieldError('name', msg.signup.fullnameRequired);
+    if (!name.trim()) return form.setFieldError('name', msg.profile.nameRequired);
     update.mutate(name, {
       onSuccess: ({ message }) => notifySuccess(message),
       onError: (error) => {
@@ -97,7 +97,8 @@ function EmailForm({ profile }: { profile: Profile }) {
   const request = useRequestEmailChange();
   const form = useForm({ initialValues: { email: '' } });
   const submit = form.onSubmit(({ email }) => {
-    if (!email.trim()) return form.setFieldError('email', msg.signup.emailRequired);
+    if (!changeEmailSchema.safeParse({ profile: { email } }).success)
+      return form.setFieldError('email', msg.profile.emailInvalid);
     request.mutate(email.trim(), {
       onSuccess: ({ message }) => {
         notifySuccess(message);
