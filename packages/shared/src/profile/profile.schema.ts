@@ -60,6 +60,9 @@ export const userSessionSchema = z.object({
   expires_at: z.string(),
   keep_connected: z.boolean(),
   current: z.boolean(),
+  /** The address and place the session signed in from (kept from 0016 on; older sessions have neither). */
+  ip: z.string().nullable().optional(),
+  location: z.string().nullable().optional(),
 });
 export type UserSession = z.infer<typeof userSessionSchema>;
 

@@ -5,7 +5,9 @@ import {
   Button,
   Card,
   Group,
+  Paper,
   Select,
+  SimpleGrid,
   Skeleton,
   Stack,
   Table,
@@ -13,6 +15,7 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconServer2, IconWorldOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
@@ -77,8 +80,51 @@ function PlanCard() {
   );
 }
 
+/** A phone's version of the table: one card per domain with every figure labelled, nothing scrolled out of view. */
+function UsageList({ domains }: { domains: DomainUsage[] }) {
+  const figures = (d: DomainUsage): [string, number][] => [
+    ['Eventos coletados', d.events],
+    ['Visitantes', d.visitors],
+    ...COLUMNS.map((c): [string, number] => [c.label, c.of(d.messages)]),
+    ['Mensagens', d.messages_total],
+  ];
+  return (
+    <Stack component="ul" gap="sm" m={0} p={0} aria-label="Uso por domínio">
+      {domains.map((d) => (
+        <Paper
+          key={d.domain_uuid}
+          component="li"
+          aria-label={d.name}
+          withBorder
+          radius="md"
+          p="sm"
+          style={{ listStyle: 'none' }}
+        >
+          <Text fw={600} size="sm" mb={6}>
+            {d.name}
+          </Text>
+          <SimpleGrid cols={2} spacing={6} verticalSpacing={4}>
+            {figures(d).map(([label, value]) => (
+              <Group key={label} justify="space-between" gap={4} wrap="nowrap">
+                <Text size="xs" c="dimmed">
+                  {label}
+                </Text>
+                <Text size="sm" fw={500} style={{ fontVariantNumeric: 'tabular-nums' }}>
+                  {formatCount(value)}
+                </Text>
+              </Group>
+            ))}
+          </SimpleGrid>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
 function UsageTable({ domains }: { domains: DomainUsage[] }) {
   const total = (pick: (d: DomainUsage) => number) => domains.reduce((sum, d) => sum + pick(d), 0);
+  const phone = useMediaQuery('(max-width: 47.99em)') ?? false;
+  if (phone) return <UsageList domains={domains} />;
   return (
     <Table.ScrollContainer minWidth={760}>
       <Table striped verticalSpacing="sm" aria-label="Uso por domínio">

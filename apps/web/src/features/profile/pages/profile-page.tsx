@@ -5,6 +5,7 @@ import {
   Button,
   Card,
   Group,
+  Paper,
   PasswordInput,
   SimpleGrid,
   Skeleton,
@@ -13,8 +14,10 @@ import {
   Text,
   TextInput,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconDeviceDesktop, IconDeviceMobile, IconMailForward } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
@@ -203,52 +206,95 @@ function PasswordForm({ profile }: { profile: Profile }) {
   );
 }
 
-function SessionRow({ session }: { session: UserSession }) {
+/** Where a session signed in from: 'São Paulo, SP, BR · IP 177.12.34.56' (older sessions have neither). */
+const whereOf = (session: UserSession) =>
+  [session.location, session.ip ? `IP ${session.ip}` : ''].filter(Boolean).join(' · ') || 'Local desconhecido';
+
+function DeviceName({ session }: { session: UserSession }) {
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {session.mobile ? <IconDeviceMobile size={18} aria-hidden /> : <IconDeviceDesktop size={18} aria-hidden />}
+      <Text size="sm" fw={500}>
+        {session.device}
+      </Text>
+      {session.current ? (
+        <Badge variant="light" color="green" size="sm">
+          Esta sessão
+        </Badge>
+      ) : null}
+    </Group>
+  );
+}
+
+function EndSessionButton({ session }: { session: UserSession }) {
   const end = useEndSession();
+  if (session.current) return null;
+  return (
+    <Button
+      size="xs"
+      variant="light"
+      color="red"
+      loading={end.isPending}
+      aria-label={`Encerrar sessão ${session.device} (entrou em ${formatDateTime(session.created_at)})`}
+      onClick={() =>
+        end.mutate(session.id, { onSuccess: ({ message }) => notifySuccess(message), onError: notifyError })
+      }
+    >
+      Encerrar
+    </Button>
+  );
+}
+
+const lastUse = (session: UserSession) => (session.last_used_at ? formatRelative(session.last_used_at) : '—');
+
+function SessionRow({ session }: { session: UserSession }) {
   return (
     <Table.Tr>
       <Table.Td>
-        <Group gap="xs" wrap="nowrap">
-          {session.mobile ? <IconDeviceMobile size={18} /> : <IconDeviceDesktop size={18} />}
-          <Text size="sm">{session.device}</Text>
-          {session.current ? (
-            <Badge variant="light" color="green" size="sm">
-              Esta sessão
-            </Badge>
-          ) : null}
-        </Group>
+        <DeviceName session={session} />
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{formatDateTime(session.created_at)}</Text>
       </Table.Td>
       <Table.Td>
         <Text size="sm" title={session.last_used_at ? formatDateTime(session.last_used_at) : undefined}>
-          {session.last_used_at ? formatRelative(session.last_used_at) : '—'}
+          {lastUse(session)}
         </Text>
       </Table.Td>
-      <Table.Td visibleFrom="sm">
-        <Text size="sm">{formatDateTime(session.created_at)}</Text>
+      <Table.Td>
+        <Text size="sm">{whereOf(session)}</Text>
       </Table.Td>
       <Table.Td ta="right">
-        {session.current ? null : (
-          <Button
-            size="xs"
-            variant="light"
-            color="red"
-            loading={end.isPending}
-            aria-label={`Encerrar sessão ${session.device}`}
-            onClick={() =>
-              end.mutate(session.id, { onSuccess: ({ message }) => notifySuccess(message), onError: notifyError })
-            }
-          >
-            Encerrar
-          </Button>
-        )}
+        <EndSessionButton session={session} />
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** A phone's version of the row: every detail stacked, nothing hidden behind a sideways scroll. */
+function SessionItem({ session }: { session: UserSession }) {
+  return (
+    <Paper component="li" withBorder radius="md" p="sm" style={{ listStyle: 'none' }}>
+      <Stack gap={4}>
+        <DeviceName session={session} />
+        <Text size="xs" c="dimmed">
+          Entrou em {formatDateTime(session.created_at)} · Último uso {lastUse(session)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {whereOf(session)}
+        </Text>
+        <Group justify="flex-end">
+          <EndSessionButton session={session} />
+        </Group>
+      </Stack>
+    </Paper>
   );
 }
 
 function SessionsList() {
   const sessions = useSessions();
   const endOthers = useEndOtherSessions();
+  const phone = useMediaQuery('(max-width: 47.99em)') ?? false;
   if (sessions.isPending) return <Skeleton height={120} aria-label="Carregando sessões" />;
   if (sessions.isError)
     return (
@@ -257,23 +303,34 @@ function SessionsList() {
   const others = sessions.data.filter((s) => !s.current).length;
   return (
     <Stack gap="sm">
-      <Table.ScrollContainer minWidth={420}>
-        <Table verticalSpacing="sm" aria-label="Sessões ativas">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Dispositivo</Table.Th>
-              <Table.Th>Último uso</Table.Th>
-              <Table.Th visibleFrom="sm">Início</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {sessions.data.map((s) => (
-              <SessionRow key={s.id} session={s} />
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      {phone ? (
+        <Stack component="ul" gap="sm" m={0} p={0} aria-label="Sessões ativas">
+          {sessions.data.map((s) => (
+            <SessionItem key={s.id} session={s} />
+          ))}
+        </Stack>
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing="sm" aria-label="Sessões ativas">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Dispositivo</Table.Th>
+                <Table.Th>Entrou em</Table.Th>
+                <Table.Th>Último uso</Table.Th>
+                <Table.Th>Local</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Ações</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {sessions.data.map((s) => (
+                <SessionRow key={s.id} session={s} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
       {others > 0 ? (
         <Group>
           <Button
