@@ -45,11 +45,21 @@ export async function createEnvelopeKey(secret: string): Promise<EnvelopeKey> {
         throw invalid();
       }
       if (isJsonTooDeep(text)) throw jsonTooDeep();
+      let poisoned = false;
+      let value: unknown;
       try {
-        return JSON.parse(text);
+        // The check Fastify's own parser makes on plain bodies (onProtoPoisoning: 'error'), so a sealed body is
+        // refused exactly as the same body sent plain.
+        value = JSON.parse(text, (key, v) => {
+          if (key === '__proto__') poisoned = true;
+          if (key === 'constructor' && v && typeof v === 'object' && Object.hasOwn(v, 'prototype')) poisoned = true;
+          return v;
+        });
       } catch {
         throw invalid();
       }
+      if (poisoned) throw new AppError('INVALID_JSON', 400, msg.common.invalidJson);
+      return value;
     },
   };
 }

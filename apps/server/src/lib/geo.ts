@@ -117,7 +117,12 @@ export function geoFromHeaders(
   const h = (name: string) => {
     const v = headers[name];
     const text = Array.isArray(v) ? v[0] : v;
-    return text ? decodeURIComponent(text) : undefined;
+    if (!text) return undefined;
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return undefined; // not percent-encoding: no place rather than a failed request
+    }
   };
   if (kind === 'cloudflare') return { country: h('cf-ipcountry'), region: h('cf-region'), city: h('cf-ipcity') };
   if (kind === 'vercel')

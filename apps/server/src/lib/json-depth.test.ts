@@ -33,15 +33,15 @@ describe('the depth of a JSON text', () => {
   });
 });
 
-describe('a body nested past the limit', () => {
-  const post = (url: string, payload: string, contentType = 'application/json') =>
-    t.app.inject({
-      method: 'POST',
-      url,
-      headers: { 'content-type': contentType, origin: SITE, 'user-agent': CHROME },
-      payload,
-    });
+const post = (url: string, payload: string, contentType = 'application/json') =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': contentType, origin: SITE, 'user-agent': CHROME },
+    payload,
+  });
 
+describe('a body nested past the limit', () => {
   it('is a 400 in pt-BR on sign-in, sign-up and unsubscribe (it was a 500)', async () => {
     const unsubscribe = `/api/unsubscribe/${unsubscribeToken(t.app.ctx.config.secretKey, randomUUID())}`;
     const wrong: string[] = [];
@@ -86,5 +86,20 @@ describe('a body nested past the limit', () => {
     const res = await post('/api/users/signin', `{"user":${nestedArrays(MAX_JSON_DEPTH - 1)}}`);
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('a body that sets __proto__ or constructor.prototype', () => {
+  it('is refused sealed exactly as it is plain', async () => {
+    const key = (await t.app.inject({ method: 'GET', url: '/api/envelope/key' })).json().data;
+    for (const text of [
+      '{"__proto__":{"admin":true},"user":{"username":"x","password":"y"}}',
+      '{"user":{"constructor":{"prototype":{"admin":true}},"username":"x","password":"y"}}',
+    ]) {
+      const plain = await post('/api/users/signin', text);
+      const sealed = await post('/api/users/signin', JSON.stringify(await sealText(key, text)));
+      expect(plain.statusCode).toBe(400);
+      expect({ status: sealed.statusCode, body: sealed.json() }).toEqual({ status: 400, body: plain.json() });
+    }
   });
 });

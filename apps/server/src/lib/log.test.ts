@@ -105,3 +105,18 @@ it('behind proxies named in TRUST_PROXY, a dashboard request is logged with the 
     await proxied.close();
   }
 });
+
+it('links that carry a secret are logged without it: reset tokens, validation ids, sign-in codes', async () => {
+  const before = lines.length;
+  for (const url of [
+    '/recovery/reset?token=segredo-de-reset',
+    '/validate?cid=segredo-de-validacao&x=1',
+    '/profile/email?token=segredo-de-email',
+    '/api/users/password?token=segredo-de-api',
+  ])
+    await t.app.inject({ method: 'GET', url, remoteAddress: '127.0.0.1' });
+  const logged = lines.slice(before).map((l) => String(l.req?.url ?? ''));
+  expect(logged).toContain('/recovery/reset?token=:redacted');
+  expect(logged).toContain('/validate?cid=:redacted&x=1');
+  expect(JSON.stringify(lines.slice(before))).not.toContain('segredo');
+});

@@ -8,6 +8,10 @@ import type { DestinationStream } from 'pino';
 const VISITOR_PATHS = /^\/(collect|t|media|api\/unsubscribe)(\/|\?|$)/;
 const PERSONAL_SEGMENTS = /^(\/api\/unsubscribe\/)[^/]+/;
 
+/** Query parameters whose value is a secret in a link we mail or show: password reset, e-mail validation, … */
+const SECRET_PARAMS = /([?&](?:token|cid|code|key|secret|password|signature|sig|hash)=)[^&#]*/gi;
+const redactSecrets = (url: string) => url.replace(SECRET_PARAMS, '$1:redacted');
+
 interface LoggedRequest {
   method: string;
   url: string;
@@ -19,7 +23,8 @@ interface LoggedRequest {
 /**
  * Fastify's request line, minus what identifies a visitor: for the collector, the tag files, media and the
  * unsubscribe link, no address (raw IPs are personal data the product never stores), no query string (it carries
- * visitor ids) and no unsubscribe token. Dashboard requests keep the address, for security.
+ * visitor ids) and no unsubscribe token. Dashboard requests keep the address, for security, but not the secrets of
+ * the links we mail (a password-reset token, a validation id).
  */
 export function serializeRequest(req: LoggedRequest) {
   if (VISITOR_PATHS.test(req.url)) {
@@ -28,7 +33,7 @@ export function serializeRequest(req: LoggedRequest) {
   }
   return {
     method: req.method,
-    url: req.url,
+    url: redactSecrets(req.url),
     host: req.host,
     remoteAddress: req.ip,
     remotePort: req.socket?.remotePort,
