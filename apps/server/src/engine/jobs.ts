@@ -13,6 +13,20 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
 
 export const defineJob = <S extends z.ZodType>(job: JobDefinition<S>) => job;
 
+/** pg-boss's own default: how long a job may wait past its instant before its maintenance deletes it. */
+const KEEP_WAITING_SECONDS = 14 * 86_400;
+
+/**
+ * pg-boss keeps a waiting job until `startAfter` plus its retention, on the database's clock, and its maintenance
+ * (a minute after start, then daily) deletes it past that, never run. Our instants are on our clock, which the
+ * demonstration clock puts weeks behind the database's: a recurrence tick for an instant more than 14 days back was
+ * born expired and deleted before its instant came, and the ticks after it (each tick schedules the next) never
+ * were (issue #29: the demo's weekly momentum sent on its first Tuesday only). A job is therefore kept 14 days past
+ * the later of its instant and the real now.
+ */
+const keepWaitingSeconds = (startAfter: Date | undefined, realNow = Date.now()) =>
+  KEEP_WAITING_SECONDS + Math.ceil(Math.max(0, realNow - (startAfter?.getTime() ?? realNow)) / 1000);
+
 export interface SendJobOptions {
   startAfter?: Date;
   /** One waiting job per key: sending the same key again while one waits is a no-op. */
@@ -48,7 +62,16 @@ export interface JobRunner {
   /** Runs a job's handler now, in this process (tests move the clock and run what is due). */
   run(name: string, data: unknown): Promise<void>;
   /** Jobs waiting to run (tests check what was scheduled, and for when). */
-  waiting(name?: string): Promise<{ name: string; data: Record<string, unknown>; startAfter: Date }[]>;
+  waiting(name?: string): Promise<WaitingJob[]>;
+  /** Removes a waiting job this process ran itself (`run`), so that pg-boss does not run it again. */
+  discard(name: string, id: string): Promise<void>;
+}
+
+export interface WaitingJob {
+  id: string;
+  name: string;
+  data: Record<string, unknown>;
+  startAfter: Date;
 }
 
 export function createJobRunner(ctx: AppContext, definitions: JobDefinition[]): JobRunner {
@@ -102,18 +125,23 @@ export function createJobRunner(ctx: AppContext, definitions: JobDefinition[]): 
       await b.send(name, def.payload.parse(data) as object, {
         ...(options.startAfter ? { startAfter: options.startAfter } : {}),
         ...(options.key ? { singletonKey: options.key } : {}),
+        retentionSeconds: keepWaitingSeconds(options.startAfter),
       });
     },
     run,
     async waiting(name) {
       await ensure();
-      const rows = await queryRows<{ name: string; data: Record<string, unknown>; start_after: Date }>(
+      const rows = await queryRows<{ id: string; name: string; data: Record<string, unknown>; start_after: Date }>(
         ctx.db,
-        sql`SELECT name, data, start_after FROM pgboss.job
+        sql`SELECT id, name, data, start_after FROM pgboss.job
             WHERE state IN ('created', 'retry') AND (${name ?? null}::text IS NULL OR name = ${name ?? null})
             ORDER BY start_after`,
       );
-      return rows.map((r) => ({ name: r.name, data: r.data, startAfter: new Date(r.start_after) }));
+      return rows.map((r) => ({ id: r.id, name: r.name, data: r.data, startAfter: new Date(r.start_after) }));
+    },
+    async discard(name, id) {
+      const b = boss ?? (await ensure());
+      await b.deleteJob(name, id);
     },
   };
 }

@@ -116,13 +116,20 @@ export function defineTimedJobs(
 
 /**
  * Runs now, on this process's clock, the timed jobs whose instant has come (what the demonstration clock does before
- * it moves). pg-boss may run the same job meanwhile: every handler is safe to run twice.
+ * it moves), and removes each one that ran from pg-boss. Left waiting, a ran job ran again at every later move (its
+ * instant stays past): a recurrence's old occurrence then reached whoever had joined since, days late. pg-boss may
+ * run the same job meanwhile: every handler is safe to run twice.
  */
 export async function runDueTimedJobs(ctx: Pick<AppContext, 'clock' | 'log'>, jobs: JobRunner) {
   const now = ctx.clock.now();
   const names = new Set<string>(TIMED_JOB_NAMES);
   for (const job of await jobs.waiting()) {
     if (!names.has(job.name) || typeof job.data.at !== 'string' || new Date(job.data.at) > now) continue;
-    await jobs.run(job.name, job.data).catch((err) => ctx.log.error({ err, job: job.name }, 'job adiantado falhou'));
+    try {
+      await jobs.run(job.name, job.data);
+      await jobs.discard(job.name, job.id);
+    } catch (err) {
+      ctx.log.error({ err, job: job.name }, 'job adiantado falhou');
+    }
   }
 }
