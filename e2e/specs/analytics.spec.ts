@@ -77,7 +77,7 @@ test('a visitor browses the shop and the dashboard shows those page views, follo
   const pages = region(page, 'Páginas mais visitadas');
   for (const path of ['/', '/produtos', '/produto/tenis-corrida'])
     await expect(pages.getByRole('row').filter({ hasText: `${path} (` })).toHaveCount(1);
-  await expect(pages.getByText('Most viewed pages have been loaded.')).toBeVisible();
+  await expect(pages.getByText('Páginas mais vistas carregadas.')).toBeVisible();
   // The legend beside the donut (the chart's tooltip may show the same name while the mouse is over it).
   await expect(
     region(page, 'Visitantes por dispositivo')

@@ -6,7 +6,7 @@ export const MOST_VIEWED_LIMIT = 10;
 
 export interface MostViewedPages {
   rows: MostViewedRow[];
-  /** The endpoint's own message ('Most viewed pages have been loaded.', spec doc 1 §7), shown under the table. */
+  /** The endpoint's own message ('Most viewed pages have been loaded.', spec doc 1 §7); the page shows it in pt-BR. */
   message: string;
 }
 

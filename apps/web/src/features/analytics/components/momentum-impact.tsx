@@ -66,6 +66,46 @@ function chartData(rows: MomentumDailyRow[], metric: Metric, series: MomentumSer
   return [...days.values()].map((d) => Object.fromEntries([['label', d.label], ...keys.map((k) => [k, d[k] ?? 0])]));
 }
 
+/**
+ * The chart's legend as HTML under it: Recharts' own legend takes its height from the chart's, so on a phone a few
+ * long titles left the bars a 50 px strip. Here titles wrap and each carries its total for the chosen metric.
+ */
+function SeriesLegend({ items }: { items: { name: string; label: string; color: string; total: number }[] }) {
+  return (
+    <Stack component="ul" gap={4} m={0} p={0} aria-label="Legenda">
+      {items.map((item) => (
+        <Group
+          key={item.name}
+          component="li"
+          gap={8}
+          wrap="nowrap"
+          justify="space-between"
+          style={{ listStyle: 'none' }}
+        >
+          <Group gap={8} wrap="nowrap" style={{ minWidth: 0 }}>
+            <span
+              aria-hidden
+              style={{
+                width: 10,
+                height: 10,
+                borderRadius: 3,
+                flex: 'none',
+                background: `var(--mantine-color-${item.color.replace('.', '-')})`,
+              }}
+            />
+            <Text size="sm" lineClamp={2}>
+              {item.label}
+            </Text>
+          </Group>
+          <Text size="sm" fw={600} style={{ fontVariantNumeric: 'tabular-nums' }}>
+            {formatCount(item.total)}
+          </Text>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
 export function MomentumImpact(params: WidgetParams) {
   const query = useMomentumsDaily(params);
   const [metric, setMetric] = useState<Metric>('notifications_sent');
@@ -111,13 +151,19 @@ export function MomentumImpact(params: WidgetParams) {
                 dataKey="label"
                 type="stacked"
                 series={chartSeries}
-                withLegend
-                legendProps={{ verticalAlign: 'bottom' }}
                 valueFormatter={formatCount}
                 tickLine="none"
                 gridAxis="y"
                 yAxisProps={{ allowDecimals: false, width: 44 }}
                 maxBarWidth={48}
+              />
+              <SeriesLegend
+                items={chartSeries.map((c) => ({
+                  ...c,
+                  total: rows
+                    .filter((r) => series.find((s) => s.uuid === r.momentum_uuid)?.key === c.name)
+                    .reduce((sum, r) => sum + r[metric], 0),
+                }))}
               />
               <Stack gap={6}>
                 <Text size="xs" c="dimmed" fw={600} tt="uppercase">

@@ -1,11 +1,13 @@
 import type { MomentumPerformanceRow } from '@impeto/shared';
 import { ATTRIBUTION_WINDOWS } from '@impeto/shared/core';
-import { Anchor, Badge, Group, ScrollArea, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconTrophy } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatCount, formatMoney, formatPercent } from '../../../lib/format.ts';
+import { formatCount, formatDay, formatMoney, formatPercent, formatShortDay } from '../../../lib/format.ts';
 import type { WidgetParams } from '../api/analytics-query.ts';
 import { useMomentumPerformance } from '../api/momentum-performance.ts';
+import { useMomentumsDaily } from '../api/momentums-daily.ts';
 import { MOMENTUM_TYPE_LABELS, momentumHref } from './momentum-links.ts';
 import { WidgetCard, WidgetEmpty } from './widget-card.tsx';
 
@@ -52,14 +54,104 @@ const sticky = {
 
 const num = { ta: 'right' as const, style: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' as const } };
 
+const formatPeriodShort = ({ start, end }: { start: string; end: string }) =>
+  start === end ? formatShortDay(start) : `${formatShortDay(start)} a ${formatShortDay(end)}`;
+
+/** 'de 01/11/2026 a 26/11/2026', or 'em 26/11/2026' for one day. */
+export const periodLabel = ({ start, end }: { start: string; end: string }) =>
+  start === end ? `em ${formatDay(start)}` : `de ${formatDay(start)} a ${formatDay(end)}`;
+
+/**
+ * Each momentum's first and last day with activity in the period, from the per-day rows the impact chart also
+ * reads (one cached request): '03/11 a 24/11', or '10/11' for one day.
+ */
+function activeDaysOf(daily: { date: string; momentum_uuid: string }[]) {
+  const span = new Map<string, { first: string; last: string }>();
+  for (const row of daily) {
+    const s = span.get(row.momentum_uuid);
+    if (!s) span.set(row.momentum_uuid, { first: row.date, last: row.date });
+    else {
+      if (row.date < s.first) s.first = row.date;
+      if (row.date > s.last) s.last = row.date;
+    }
+  }
+  return (uuid: string) => {
+    const s = span.get(uuid);
+    if (!s) return '—';
+    return s.first === s.last ? formatShortDay(s.first) : `${formatShortDay(s.first)} a ${formatShortDay(s.last)}`;
+  };
+}
+
+function figuresOf(row: MomentumPerformanceRow): [string, string][] {
+  return [
+    ['Enviadas', formatCount(row.notifications_sent)],
+    ['Visualizadas', formatCount(row.notifications_viewed)],
+    ['Cliques', formatCount(row.notifications_clicked)],
+    ['CTR', formatPercent(row.notifications_ctr)],
+    ['Conversões', formatCount(row.not_convertion)],
+    ['Receita (R$)', formatMoney(row.not_convertion_profit)],
+    ['Acessos ao carrinho', formatCount(row.not_cart_access)],
+    ['% carrinho', formatPercent(row.not_cart_access_percent)],
+  ];
+}
+
+/** A phone's version of the table: each momentum whole (its title wraps), its days and every figure labelled. */
+function PerformanceList({
+  rows,
+  daysOf,
+  domainUuid,
+}: {
+  rows: MomentumPerformanceRow[];
+  daysOf: (uuid: string) => string;
+  domainUuid: string;
+}) {
+  return (
+    <Stack component="ul" gap="sm" m={0} p={0} aria-label="Desempenho dos momentums">
+      {rows.map((row) => (
+        <Paper
+          key={row.momentum_uuid}
+          component="li"
+          aria-label={row.momentum_title || 'Sem título'}
+          withBorder
+          radius="md"
+          p="sm"
+          style={{ listStyle: 'none' }}
+        >
+          <Anchor component={Link} to={momentumHref(row.type, row.momentum_uuid, domainUuid)} size="sm" fw={600}>
+            {row.momentum_title || 'Sem título'}
+          </Anchor>
+          <Text size="xs" c="dimmed" mb={6}>
+            {daysOf(row.momentum_uuid)}
+          </Text>
+          <SimpleGrid cols={2} spacing={6} verticalSpacing={4}>
+            {figuresOf(row).map(([label, value]) => (
+              <Group key={label} justify="space-between" gap={4} wrap="nowrap">
+                <Text size="xs" c="dimmed">
+                  {label}
+                </Text>
+                <Text size="sm" fw={500} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+                  {value}
+                </Text>
+              </Group>
+            ))}
+          </SimpleGrid>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
 export function MomentumPerformance(params: WidgetParams) {
   const query = useMomentumPerformance(params);
+  const daily = useMomentumsDaily(params);
+  const phone = useMediaQuery('(max-width: 47.99em)') ?? false;
   const rows = query.data ?? [];
   const totals = totalsOf(rows);
+  const daysOf = activeDaysOf(daily.data ?? []);
   return (
     <WidgetCard
       title="Desempenho dos momentums"
-      description="Entregas, cliques e conversões atribuídas a cada momentum e campanha no período"
+      description={`Entregas, cliques e conversões atribuídas a cada momentum e campanha ${periodLabel(params.range)}`}
       icon={<IconTrophy size={18} />}
       query={query}
     >
@@ -70,13 +162,16 @@ export function MomentumPerformance(params: WidgetParams) {
             title="Nenhum envio no período"
             hint="Quando seus momentums e campanhas enviarem mensagens, os resultados de cada um aparecem aqui."
           />
+        ) : phone ? (
+          <PerformanceList rows={rows} daysOf={daysOf} domainUuid={params.domainUuid} />
         ) : (
           <>
             <ScrollArea type="auto" pb={4}>
-              <Table verticalSpacing={8} fz="sm" miw={880}>
+              <Table verticalSpacing={8} fz="sm" miw={980}>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th {...sticky}>Momentum</Table.Th>
+                    <Table.Th style={{ whiteSpace: 'nowrap' }}>Dias com envio</Table.Th>
                     {PERFORMANCE_COLUMNS.map((c) => (
                       <Table.Th key={c} ta="right">
                         {c}
@@ -105,6 +200,7 @@ export function MomentumPerformance(params: WidgetParams) {
                           ) : null}
                         </Group>
                       </Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{daysOf(row.momentum_uuid)}</Table.Td>
                       <Table.Td {...num}>{formatCount(row.notifications_sent)}</Table.Td>
                       <Table.Td {...num}>{formatCount(row.notifications_viewed)}</Table.Td>
                       <Table.Td {...num}>{formatCount(row.notifications_clicked)}</Table.Td>
@@ -122,6 +218,7 @@ export function MomentumPerformance(params: WidgetParams) {
                   <Table.Tfoot>
                     <Table.Tr fw={700}>
                       <Table.Td {...sticky}>Total</Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatPeriodShort(params.range)}</Table.Td>
                       <Table.Td {...num}>{formatCount(totals.sent)}</Table.Td>
                       <Table.Td {...num}>{formatCount(totals.viewed)}</Table.Td>
                       <Table.Td {...num}>{formatCount(totals.clicked)}</Table.Td>

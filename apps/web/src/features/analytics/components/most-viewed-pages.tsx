@@ -61,9 +61,10 @@ export function MostViewedPages(params: WidgetParams) {
         ) : null
       }
       footer={
+        // The endpoint answers the spec's English message verbatim (READINGS A-4); the page says it in pt-BR.
         query.data?.message ? (
           <Text size="xs" c="dimmed" role="status">
-            {query.data.message}
+            Páginas mais vistas carregadas.
           </Text>
         ) : null
       }

@@ -178,7 +178,7 @@ describe('analytics dashboard', () => {
     expect(within(firstRow).getByText('1.000')).toBeTruthy();
     expect(within(firstRow).getByText('234')).toBeTruthy();
     expect(within(firstRow).getByText('1.234')).toBeTruthy();
-    expect(within(pages).getByText('Most viewed pages have been loaded.')).toBeTruthy();
+    expect(within(pages).getByText('Páginas mais vistas carregadas.')).toBeTruthy();
 
     const performance = await settled('Desempenho dos momentums');
     for (const header of [
