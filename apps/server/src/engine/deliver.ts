@@ -13,13 +13,15 @@ import {
   OUT_OF_AUDIENCE,
   passesAudience,
   reachedGoal,
+  unreachableReason,
   type Verdict,
 } from './qualify.ts';
 import { capDeferral, MAX_ATTEMPTS, retryAt, worktimeDeferral } from './timing.ts';
 
 /*
- * The send stage, one claimed delivery: does it still qualify (qualify.ts), is it due now (worktime, frequency cap:
- * timing.ts), then its channel's adapter sends it and the outcome goes to the pass's recorder. This runs for every
+ * The send stage, one claimed delivery: does it still qualify (qualify.ts), is it due now (worktime: timing.ts), can
+ * the channel still reach the person (qualify.ts, reachability: else skipped), is there room under the frequency cap
+ * (timing.ts), then its channel's adapter sends it and the outcome goes to the pass's recorder. This runs for every
  * delivery of a campaign: no allocation, await or query beyond what the delivery needs (the abandon goal's pages,
  * the cap's reservation, the send itself).
  */
@@ -62,6 +64,9 @@ export async function deliver(env: SendEnv, pass: PassState, d: q.ClaimedDeliver
   if (!passesAudience(compiled, person.attributes)) return end(pass, d, OUT_OF_AUDIENCE);
   const opening = worktimeDeferral(now, compiled, row.time_zone);
   if (opening) return recorder.add({ id: d.id, status: 'queued', error: null, dueAt: opening, refund: true });
+  // Reachable when queued, maybe not now (unsubscribed since): skipped with the reason, before the cap is asked.
+  const unreachable = unreachableReason(compiled.channelType, person);
+  if (unreachable) return recorder.add({ id: d.id, status: 'skipped', error: unreachable });
   const adapter = compiled.channelType ? env.adapters.get(compiled.channelType) : undefined;
   const key = batch.keys.get(d.domain_uuid);
   if (!adapter || !compiled.content || !key) {

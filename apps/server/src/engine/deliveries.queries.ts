@@ -27,9 +27,14 @@ export interface NewDelivery {
   dueAt: Date;
   /** Skip when the person already has a delivery of this momentum waiting (repeat chains never stack). */
   unlessPending: boolean;
+  /** Not to be sent: the row is written `skipped` with this reason (qualify.ts skippedDelivery). */
+  skipReason?: string | null;
 }
 
-/** Inserts what is new (ON CONFLICT on the dedupe key does nothing) and answers what was inserted. */
+/**
+ * Inserts what is new (ON CONFLICT on the dedupe key does nothing), queued or, with a skip reason, `skipped`, and
+ * answers what was inserted.
+ */
 export async function insertDeliveries(db: Db, rows: NewDelivery[], now: Date) {
   if (rows.length === 0) return [];
   const records = rows.map((r) => ({
@@ -42,22 +47,25 @@ export async function insertDeliveries(db: Db, rows: NewDelivery[], now: Date) {
     trigger_at: r.triggerAt.toISOString(),
     due_at: r.dueAt.toISOString(),
     unless_pending: r.unlessPending,
+    skip_reason: r.skipReason ?? null,
   }));
   const insert = (tx: Db) =>
-    queryRows<{ id: string; due_at: Date }>(
+    queryRows<{ id: string; due_at: Date; status: DeliveryStatus }>(
       tx,
       sql`
-    INSERT INTO deliveries (id, domain_uuid, momentum_uuid, person_uuid, channel_type, dedupe_key, status,
+    INSERT INTO deliveries (id, domain_uuid, momentum_uuid, person_uuid, channel_type, dedupe_key, status, error,
                             trigger_at, due_at, created_at, updated_at)
-    SELECT r.id, r.domain_uuid, r.momentum_uuid, r.person_uuid, r.channel_type, r.dedupe_key, 'queued',
+    SELECT r.id, r.domain_uuid, r.momentum_uuid, r.person_uuid, r.channel_type, r.dedupe_key,
+           CASE WHEN r.skip_reason IS NULL THEN 'queued' ELSE 'skipped' END, r.skip_reason,
            r.trigger_at, r.due_at, ${now}, ${now}
     FROM jsonb_to_recordset(${json(records)}) AS r(id uuid, domain_uuid uuid, momentum_uuid uuid, person_uuid uuid,
-         channel_type text, dedupe_key text, trigger_at timestamptz, due_at timestamptz, unless_pending boolean)
+         channel_type text, dedupe_key text, trigger_at timestamptz, due_at timestamptz, unless_pending boolean,
+         skip_reason text)
     WHERE NOT r.unless_pending OR NOT EXISTS (
       SELECT 1 FROM deliveries x WHERE x.momentum_uuid = r.momentum_uuid AND x.person_uuid = r.person_uuid
         AND x.status IN ('queued', 'sending'))
     ON CONFLICT (dedupe_key) DO NOTHING
-    RETURNING id, due_at`,
+    RETURNING id, due_at, status`,
     );
   // "No new chain while one waits" is a check then an insert: two batches of the same person matched at once
   // (concurrent ingest batches, several processes) would both pass it. A transaction lock per (momentum, person),
@@ -75,8 +83,12 @@ export async function insertDeliveries(db: Db, rows: NewDelivery[], now: Date) {
 }
 
 /**
- * One page of a campaign or recurrence audience: persons of the domain past `after` (by uuid) who pass the
- * filter and can receive the channel, each given the whole repeat chain. Safe to run twice (dedupe keys).
+ * One page of a campaign or recurrence audience: persons of the domain past `after` (by uuid) who pass the filter,
+ * each given the whole repeat chain, in one statement. A person for whom `skipReason` (a text expression over
+ * `persons`) is not NULL gets instead one `skipped` row with that reason (the unreachable: qualify.ts
+ * unreachableReasonSql; any other reason to hold persons out composes into the same expression), keyed per occurrence
+ * apart from the chain, so a run again (a resumed campaign) still reaches one who has become reachable since. Safe to
+ * run twice (dedupe keys). Answers the page's last person, its size, and the rows inserted queued and skipped.
  */
 export async function fanOutPage(
   db: Db,
@@ -88,39 +100,48 @@ export async function fanOutPage(
     at: Date;
     offsets: number[];
     where: SQL;
-    eligible: SQL;
+    skipReason: SQL;
     after: string | null;
     limit: number;
     now: Date;
   },
 ) {
-  const [row] = await queryRows<{ last: string | null; n: number; inserted: number }>(
+  const [row] = await queryRows<{ last: string | null; n: number; inserted: number; skipped: number }>(
     db,
     sql`
     WITH page AS (
-      SELECT uuid FROM persons
+      SELECT uuid, ${input.skipReason} AS skip FROM persons
       WHERE domain_uuid = ${input.domainUuid}::uuid
         AND (${input.after}::uuid IS NULL OR uuid > ${input.after}::uuid)
-        AND ${input.where} AND ${input.eligible}
+        AND ${input.where}
       ORDER BY uuid LIMIT ${input.limit}
     ), ins AS (
-      INSERT INTO deliveries (id, domain_uuid, momentum_uuid, person_uuid, channel_type, dedupe_key, status,
+      INSERT INTO deliveries (id, domain_uuid, momentum_uuid, person_uuid, channel_type, dedupe_key, status, error,
                               trigger_at, due_at, created_at, updated_at)
       SELECT gen_random_uuid(), ${input.domainUuid}::uuid, ${input.momentumUuid}::uuid, page.uuid, ${input.channelType},
-             ${input.momentumUuid} || ':' || page.uuid::text || ':' || ${input.occurrence} || ':' || r.i::text, 'queued',
+             ${input.momentumUuid} || ':' || page.uuid::text || ':' || ${input.occurrence} || ':'
+               || CASE WHEN page.skip IS NULL THEN r.i::text ELSE 'skipped' END,
+             CASE WHEN page.skip IS NULL THEN 'queued' ELSE 'skipped' END, page.skip,
              ${input.at}::timestamptz, ${input.at}::timestamptz + make_interval(secs => r.secs), ${input.now}, ${input.now}
       FROM page CROSS JOIN (
         SELECT (ordinality - 1)::int AS i, value::text::float8 AS secs
         FROM jsonb_array_elements(${json(input.offsets)}) WITH ORDINALITY
       ) AS r
+      WHERE page.skip IS NULL OR r.i = 0
       ON CONFLICT (dedupe_key) DO NOTHING
-      RETURNING 1
+      RETURNING status
     )
     SELECT (SELECT uuid::text FROM page ORDER BY uuid DESC LIMIT 1) AS last,
            (SELECT count(*) FROM page)::int AS n,
-           (SELECT count(*) FROM ins)::int AS inserted`,
+           (SELECT count(*) FROM ins WHERE status = 'queued')::int AS inserted,
+           (SELECT count(*) FROM ins WHERE status = 'skipped')::int AS skipped`,
   );
-  return { last: row?.last ?? null, n: Number(row?.n ?? 0), inserted: Number(row?.inserted ?? 0) };
+  return {
+    last: row?.last ?? null,
+    n: Number(row?.n ?? 0),
+    inserted: Number(row?.inserted ?? 0),
+    skipped: Number(row?.skipped ?? 0),
+  };
 }
 
 export interface ClaimedDelivery {
@@ -263,14 +284,12 @@ export async function cancelForGoal(
     WHERE d.momentum_uuid = r.m AND d.person_uuid = r.p AND d.status = 'queued' AND d.trigger_at < r.at`);
 }
 
-export const subscribedPersons = async (db: Db, personUuids: string[]) =>
-  new Set(
-    (
-      await queryRows<{ uuid: string }>(
-        db,
-        sql`SELECT uuid FROM persons WHERE uuid IN ${uuidList(personUuids)} AND push_status = 'subscribed'`,
-      )
-    ).map((r) => r.uuid),
+/** Of these persons, those `reason` (a text expression over `persons`, qualify.ts) holds out, with the reason. */
+export const unreachablePersons = (db: Db, personUuids: string[], reason: SQL) =>
+  queryRows<{ uuid: string; reason: string }>(
+    db,
+    sql`SELECT uuid, reason FROM (SELECT uuid, ${reason} AS reason FROM persons WHERE uuid IN ${uuidList(personUuids)}) p
+        WHERE reason IS NOT NULL`,
   );
 
 export interface DispatchPerson {

@@ -6,10 +6,12 @@ import { engineMessages } from './messages.ts';
 import {
   type Candidate,
   type Goal,
+  hasReachabilityRule,
   matchEvents,
-  needsPushSubscription,
   qualifiedDeliveries,
+  reachKey,
   triggerEventsByDomain,
+  unreachableReasonSql,
 } from './qualify.ts';
 
 /*
@@ -56,12 +58,22 @@ export function createMatching(
     await q.cancelForGoal(db, goals, engineMessages.goalReached, now);
     if (candidates.size === 0) return;
 
-    const pushPersons = [...candidates.values()]
-      .filter((c) => needsPushSubscription(c.momentum.channelType))
-      .map((c) => c.personUuid);
-    const subscribed = pushPersons.length ? await q.subscribedPersons(db, pushPersons) : new Set<string>();
-    const inserted = await q.insertDeliveries(db, qualifiedDeliveries(candidates.values(), subscribed), now);
-    if (inserted.some((d) => new Date(d.due_at) <= clock.now())) {
+    // Who the channel cannot reach, one query per channel that has a rule: they get a skipped row with the reason.
+    const byChannel = new Map<string, Set<string>>();
+    for (const c of candidates.values()) {
+      const channel = c.momentum.channelType;
+      if (!channel || !hasReachabilityRule(channel)) continue;
+      const persons = byChannel.get(channel) ?? new Set<string>();
+      persons.add(c.personUuid);
+      byChannel.set(channel, persons);
+    }
+    const unreachable = new Map<string, string>();
+    for (const [channel, persons] of byChannel) {
+      for (const p of await q.unreachablePersons(db, [...persons], unreachableReasonSql(channel)))
+        unreachable.set(reachKey(channel, p.uuid), p.reason);
+    }
+    const inserted = await q.insertDeliveries(db, qualifiedDeliveries(candidates.values(), unreachable), now);
+    if (inserted.some((d) => d.status === 'queued' && new Date(d.due_at) <= clock.now())) {
       deps.wake();
       if (ctx.database.kind === 'postgres') await q.notifyEngine(db, 'impeto_deliveries', '');
     }

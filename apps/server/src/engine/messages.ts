@@ -7,7 +7,12 @@ export const engineMessages = {
   outOfAudience: 'O visitante não está mais no público do filtro.',
   noChannel: 'Canal de envio indisponível para este momentum.',
   tooManyAttempts: 'Falhou após várias tentativas.',
-  unsubscribed: 'Visitante sem inscrição de push.',
+  // A qualified person the channel cannot reach: recorded `skipped` with one of these (qualify.ts, reachability).
+  noPushSubscription: 'Visitante sem inscrição de push.',
+  noPhone: 'Visitante sem telefone.',
+  smsOptOut: 'O visitante pediu para não receber SMS.',
+  noEmail: 'Visitante sem e-mail.',
+  emailOptOut: 'O visitante cancelou o recebimento de e-mails.',
   noProviderChannel: 'O domínio não tem este canal integrado (ou ele foi desativado).',
   credentialsRefused: 'Credenciais recusadas pelo provedor',
   frequencyCap: 'limite de frequência',

@@ -8,8 +8,10 @@ import {
   momentumStopped,
   passesAudience,
   qualifiedDeliveries,
+  reachKey,
   startsFromEvents,
   triggerEventsByDomain,
+  unreachableReason,
 } from './qualify.ts';
 
 /*
@@ -78,7 +80,13 @@ function qualify(events: StoredEvent[], momentums: CompiledMomentum[], subscribe
   const candidates = new Map<string, Candidate>();
   const goals: Goal[] = [];
   for (const list of triggerEventsByDomain(events).values()) matchEvents(list, momentums, candidates, goals);
-  return { candidates, goals, rows: qualifiedDeliveries(candidates.values(), new Set(subscribed)) };
+  // What matching.ts reads from the database: the candidates' push subscriptions.
+  const unreachable = new Map<string, string>();
+  for (const c of candidates.values()) {
+    if (!subscribed.includes(c.personUuid))
+      unreachable.set(reachKey(c.momentum.channelType, c.personUuid), engineMessages.noPushSubscription);
+  }
+  return { candidates, goals, rows: qualifiedDeliveries(candidates.values(), unreachable) };
 }
 
 describe('qualification at match time', () => {
@@ -106,10 +114,20 @@ describe('qualification at match time', () => {
     ]);
   });
 
-  it('a push reaches only a subscribed person', () => {
+  it('a push reaches only a subscribed person; one who is not gets a skipped row with the reason, sent nothing', () => {
     const events = [view(ANA, 'https://loja.com.br/oferta', '2026-11-20T12:00:00.000Z')];
-    expect(qualify(events, [offer], []).rows).toEqual([]);
-    expect(qualify(events, [offer], [ANA]).rows).toHaveLength(1);
+    expect(qualify(events, [offer], []).rows).toEqual([
+      expect.objectContaining({
+        personUuid: ANA,
+        dedupeKey: `${offer.uuid}:${ANA}:skipped`,
+        skipReason: 'Visitante sem inscrição de push.',
+        dueAt: at('2026-11-20T12:00:00.000Z'),
+      }),
+    ]);
+    expect(qualify(events, [offer], [ANA]).rows).toEqual([
+      expect.objectContaining({ dedupeKey: `${offer.uuid}:${ANA}:once`, unlessPending: false }),
+    ]);
+    expect(qualify(events, [offer], [ANA]).rows[0]!.skipReason).toBeUndefined();
   });
 
   it('a trigger at or after the finish date starts nothing', () => {
@@ -144,6 +162,41 @@ describe('qualification at match time', () => {
       trigger({ filter: 'pageview', comparation: 'contain', value: ['/'] }),
     ]);
     expect([offer, weekly, silent].filter(startsFromEvents)).toEqual([offer]);
+  });
+});
+
+describe('reachability', () => {
+  const person = (over: Partial<Parameters<typeof unreachableReason>[1]> = {}) => ({
+    push_status: null,
+    push_subscription: null,
+    email: null,
+    phone: null,
+    attributes: {},
+    ...over,
+  });
+  const subscription = { endpoint: 'https://push.exemplo.com/1', keys: { p256dh: 'p', auth: 'a' } };
+
+  it('push needs a subscription, SMS a phone and no opt-out, e-mail an address and no unsubscribe', () => {
+    expect(unreachableReason('CELL_NOTIFICATION', person())).toBe('Visitante sem inscrição de push.');
+    expect(unreachableReason('CELL_NOTIFICATION', person({ push_status: 'unsubscribed' }))).toBe(
+      'Visitante sem inscrição de push.',
+    );
+    expect(
+      unreachableReason('CELL_NOTIFICATION', person({ push_status: 'subscribed', push_subscription: subscription })),
+    ).toBeNull();
+    expect(unreachableReason('ZENVIA', person({ phone: '  ' }))).toBe('Visitante sem telefone.');
+    expect(unreachableReason('ZENVIA', person({ phone: '11987654321' }))).toBeNull();
+    expect(unreachableReason('ZENVIA', person({ phone: '11987654321', attributes: { 'sms.optout': true } }))).toBe(
+      'O visitante pediu para não receber SMS.',
+    );
+    expect(unreachableReason('AWS_SES', person())).toBe('Visitante sem e-mail.');
+    expect(unreachableReason('AKNA', person({ email: 'ana@exemplo.com.br' }))).toBeNull();
+    expect(
+      unreachableReason('AKNA', person({ email: 'ana@exemplo.com.br', attributes: { 'email.optout': 'true' } })),
+    ).toBe('O visitante cancelou o recebimento de e-mails.');
+    // On-site messages and GCD reach every visitor; OneSignal answers for its own list at send time.
+    for (const channel of ['SUPERARE_WEBVIEW', 'CELL_DCM', 'ONE_SIGNAL'])
+      expect(unreachableReason(channel, person())).toBeNull();
   });
 });
 
