@@ -28,10 +28,11 @@ function FitOnChange({ signature }: { signature: string }) {
   const flow = useReactFlow();
   useEffect(() => {
     if (!signature) return;
-    const id = requestAnimationFrame(() => {
+    // After React Flow has measured the board's new size (its ResizeObserver runs after the layout changes).
+    const id = setTimeout(() => {
       void flow.fitView({ padding: 0.25, maxZoom: 1, duration: 250 });
-    });
-    return () => cancelAnimationFrame(id);
+    }, 120);
+    return () => clearTimeout(id);
   }, [flow, signature]);
   return null;
 }
@@ -42,10 +43,12 @@ export interface DiagramCanvasProps {
   /** Changes whenever the board should refit (node count, expansion). */
   fitSignature: string;
   topLeft?: ReactNode;
+  /** A phone-sized board: no minimap, which would cover the chain. */
+  compact?: boolean;
 }
 
 /** The React Flow board: a read-out of the graph derived from the blocks, never edited directly. */
-export function DiagramCanvas({ graph, onSelect, fitSignature, topLeft }: DiagramCanvasProps) {
+export function DiagramCanvas({ graph, onSelect, fitSignature, topLeft, compact = false }: DiagramCanvasProps) {
   // React Flow keeps the measured sizes on the node objects; derived nodes inherit them so the minimap and
   // fitView keep working when the graph is recomputed from the blocks.
   const [nodes, setNodes] = useState<DiagramNode[]>(graph.nodes);
@@ -83,16 +86,18 @@ export function DiagramCanvas({ graph, onSelect, fitSignature, topLeft }: Diagra
     >
       <Background variant={BackgroundVariant.Dots} gap={18} size={1.4} color="var(--mantine-color-gray-4)" />
       <Controls showInteractive={false} position="bottom-left" />
-      <MiniMap
-        position="bottom-right"
-        style={{ width: 132, height: 96 }}
-        pannable
-        zoomable
-        nodeColor={(n) => MINIMAP_COLORS[n.type ?? ''] ?? '#dee2e6'}
-        nodeStrokeWidth={2}
-        maskColor="rgba(240, 242, 245, 0.6)"
-        ariaLabel="Miniatura do diagrama"
-      />
+      {compact ? null : (
+        <MiniMap
+          position="bottom-right"
+          style={{ width: 132, height: 96 }}
+          pannable
+          zoomable
+          nodeColor={(n) => MINIMAP_COLORS[n.type ?? ''] ?? '#dee2e6'}
+          nodeStrokeWidth={2}
+          maskColor="rgba(240, 242, 245, 0.6)"
+          ariaLabel="Miniatura do diagrama"
+        />
+      )}
       {topLeft ? <Panel position="top-left">{topLeft}</Panel> : null}
       <FitOnChange signature={fitSignature} />
     </ReactFlow>

@@ -42,7 +42,7 @@ export function TitleEditor({ kind, value, onChange, readOnly }: TitleEditorProp
             if (e.key === 'Enter' || e.key === 'Escape') e.currentTarget.blur();
           }}
           size="md"
-          w={360}
+          w={{ base: '100%', xs: 360 }}
           autoFocus
           styles={{ input: { fontWeight: 700, fontSize: 20 } }}
         />
@@ -60,7 +60,13 @@ export function TitleEditor({ kind, value, onChange, readOnly }: TitleEditorProp
   }
   return (
     <Group gap={6} wrap="nowrap">
-      <Title order={3} c={value.trim() ? undefined : 'dimmed'} lineClamp={1} maw={520}>
+      <Title
+        order={3}
+        c={value.trim() ? undefined : 'dimmed'}
+        lineClamp={2}
+        maw={520}
+        style={{ overflowWrap: 'anywhere' }}
+      >
         {value.trim() || untitled(kind)}
       </Title>
       {readOnly ? null : (
@@ -95,7 +101,7 @@ export function DescriptionEditor({ value, onChange, readOnly }: DescriptionEdit
         autosize
         minRows={3}
         maxRows={6}
-        w={520}
+        w={{ base: '100%', sm: 520 }}
         autoFocus
       />
     );
@@ -132,7 +138,7 @@ export function DiagramTitleBlock({
   readOnly: boolean;
 }) {
   return (
-    <Stack gap={2} miw={0}>
+    <Stack gap={2} miw={0} flex="1 1 260px">
       <TourTarget step={0}>
         <TitleEditor kind={kind} value={title} onChange={onTitle} readOnly={readOnly || titleLocked} />
       </TourTarget>

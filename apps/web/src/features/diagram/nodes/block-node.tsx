@@ -46,7 +46,14 @@ function BlockCard({ data, selected, type }: NodeProps<BlockNode>) {
               </Badge>
             )}
           </Group>
-          <Text size="xs" c="dimmed" lineClamp={1} title={summarizeBlock(data.block)}>
+          {/* Whole on the board (three lines at most; the full text in the tooltip past that). */}
+          <Text
+            size="xs"
+            c="dimmed"
+            lineClamp={3}
+            title={summarizeBlock(data.block)}
+            style={{ overflowWrap: 'anywhere' }}
+          >
             {summarizeBlock(data.block)}
           </Text>
         </Stack>

@@ -1,6 +1,7 @@
 import '@xyflow/react/dist/style.css';
 import { type MomentumItem, momentumMessages as mm } from '@impeto/shared';
 import { Alert, Box, Button, Flex, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import {
   IconAlertTriangle,
@@ -328,13 +329,18 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
     />
   ) : null;
 
+  // Side by side from Mantine's md (62em), the page fills the window; below it the board, the panel and the save
+  // bar are stacked at their own heights and the page scrolls.
+  const wide = useMediaQuery('(min-width: 62em)', undefined, { getInitialValueInEffect: false }) ?? false;
   const boardStyle: CSSProperties = expanded
     ? { position: 'fixed', inset: 0, zIndex: 190, background: 'var(--mantine-color-gray-0)', padding: 16 }
-    : { height: 'calc(100dvh - 60px - 44px - 2 * var(--mantine-spacing-lg))', minHeight: 560 };
+    : wide
+      ? { height: 'calc(100dvh - 60px - 44px - 2 * var(--mantine-spacing-lg))', minHeight: 560 }
+      : {};
 
   return (
     <Stack gap="sm" style={boardStyle} data-expanded={expanded}>
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
+      <Group justify="space-between" align="flex-start" wrap={wide ? 'nowrap' : 'wrap'}>
         <DiagramTitleBlock
           kind={kind}
           title={title}
@@ -370,11 +376,17 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
       </Group>
 
       {/* Canvas beside the block panel on wide screens; on a phone the panel goes under the canvas. */}
-      <Flex gap="sm" align="stretch" direction={{ base: 'column', md: 'row' }} flex={1} mih={0}>
+      <Flex
+        gap="sm"
+        align="stretch"
+        direction={{ base: 'column', md: 'row' }}
+        flex={wide || expanded ? 1 : undefined}
+        mih={0}
+      >
         <Box
-          flex={1}
+          flex={wide || expanded ? 1 : undefined}
           miw={0}
-          mih={{ base: 360, md: 0 }}
+          h={wide || expanded ? undefined : 380}
           style={{
             border: '1px solid var(--mantine-color-gray-3)',
             borderRadius: 'var(--mantine-radius-md)',
@@ -385,11 +397,13 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
           <DiagramCanvas
             graph={graph}
             onSelect={setSelected}
-            fitSignature={`${graph.nodes.length}:${expanded}`}
+            fitSignature={`${graph.nodes.length}:${expanded}:${wide}`}
             topLeft={impact}
+            compact={!wide && !expanded}
           />
         </Box>
-        <Box w={{ base: '100%', md: 460 }} miw={{ base: 0, md: 380 }} style={{ flexShrink: 0 }}>
+        {/* Wider on wide screens: the forms' two-column rows (Tipo de gatilho | Comparação) show whole values. */}
+        <Box w={{ base: '100%', md: 460, xl: 560 }} miw={{ base: 0, md: 380 }} style={{ flexShrink: 0 }}>
           <BlockPanel
             kind={kind}
             mode={mode}

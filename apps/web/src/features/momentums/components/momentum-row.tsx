@@ -219,10 +219,10 @@ export function MomentumRow({ item, index }: { item: MomentumItem; index: number
           {index + 1}
         </Text>
       </Table.Td>
-      {/* The title takes the width the other columns leave (max-width 0 lets a 100% cell shrink and truncate). */}
+      {/* The title takes the width the other columns leave (max-width 0 lets a 100% cell shrink) on two lines. */}
       <Table.Td style={{ width: '100%', maxWidth: 0, minWidth: 200 }}>
         <Stack gap={0}>
-          <Text size="sm" fw={600} truncate title={title}>
+          <Text size="sm" fw={600} lineClamp={2} title={title} style={{ overflowWrap: 'anywhere' }}>
             {title}
           </Text>
           {item.momentum_description ? (
