@@ -1,4 +1,5 @@
 import type { DcmStats } from '../dcm/dcm-rule.ts';
+import { type Experiment, experimentMessages, experimentSchema } from '../experiments/experiment.schema.ts';
 import { z } from '../zod.ts';
 import { isOnQuarterHour, momentumBlocksSchema } from './blocks.schema.ts';
 
@@ -104,14 +105,35 @@ const base = {
   channel_uuid: z.uuid().nullable().optional(),
   momentums: momentumBlocksSchema.optional().default([]),
   worktime: worktimeSchema.nullable().optional(),
+  /** A/B variants and a control group (issue #25); absent or null: the spec's momentum. */
+  experiment: experimentSchema.nullable().optional(),
+};
+
+/** The variants are messages for the dispatcher block's channel (the experiment checks they share one). */
+const variantsMatchDispatcher = (
+  body: { momentums: { type: string; values: unknown[] }[]; experiment?: Experiment | null | undefined },
+  ctx: z.RefinementCtx,
+) => {
+  const variants = body.experiment?.variants ?? [];
+  if (variants.length === 0) return;
+  const dispatcher = body.momentums.find((b) => b.type === 'dispatcher');
+  const channel = (dispatcher?.values[0] as { filter?: string } | undefined)?.filter;
+  if (!channel) {
+    ctx.addIssue({ code: 'custom', message: experimentMessages.noDispatcher, path: ['experiment', 'variants'] });
+    return;
+  }
+  if (variants[0]?.values[0]?.filter !== channel)
+    ctx.addIssue({ code: 'custom', message: experimentMessages.variantChannel, path: ['experiment', 'variants'] });
 };
 
 /**
  * Momentum bodies are flat (spec doc 2 §7). The dashboard sends company_uuid and user_uuid (§3.1); the server
  * still takes both from the token and refuses a body that names someone else.
  */
-export const createMomentumSchema = z.looseObject(base);
-export const updateMomentumSchema = z.looseObject({ ...base, uuid: z.uuid(momentumMessages.notFound) });
+export const createMomentumSchema = z.looseObject(base).superRefine(variantsMatchDispatcher);
+export const updateMomentumSchema = z
+  .looseObject({ ...base, uuid: z.uuid(momentumMessages.notFound) })
+  .superRefine(variantsMatchDispatcher);
 export const momentumStatusSchema = z.looseObject({ status: z.enum(['Active', 'Paused']) });
 export type CreateMomentumInput = z.output<typeof createMomentumSchema>;
 export type UpdateMomentumInput = z.output<typeof updateMomentumSchema>;
@@ -131,6 +153,8 @@ export interface MomentumItem {
   channels: { channel_type: string } | null;
   momentums: unknown[];
   worktime: Worktime | null;
+  /** A/B variants and control group (issue #25); null without. */
+  experiment?: Experiment | null;
   created_at: string;
   updated_at: string;
   /** What the engine did with it so far (lists only): waiting, sent, viewed and clicked messages, failures. */
