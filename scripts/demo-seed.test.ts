@@ -182,6 +182,16 @@ describe('npm run demo', () => {
     );
     expect(gcd.map((g) => [g.momentum_title, g.status])).toEqual([[DEMO_TITLES.dcm, 'Active']]);
     expect(gcd[0]!.dcm_stats?.shown).toBeGreaterThan(100);
+
+    // Issue #29: what the seed made opens in the editors with its channel (they read channel_uuid).
+    const channels = await get<{ uuid: string; channel_type: string }[]>(`/domain/channels/${seeded.domain.uuid}`);
+    const channelOf = new Map(channels.map((c) => [c.channel_type, c.uuid]));
+    const withChannel = [...list, ...campaigns].filter((m) => m.momentums.some((b) => b.type === 'dispatcher'));
+    expect(withChannel.length).toBeGreaterThan(8);
+    for (const m of withChannel) {
+      const type = m.momentums.find((b) => b.type === 'dispatcher')?.values[0]?.filter ?? '';
+      expect((m as Item & { channel_uuid: string | null }).channel_uuid, m.momentum_title).toBe(channelOf.get(type));
+    }
   });
 
   it('makes visitors of varied browsers, systems, devices, countries and cities, the channels and the gallery', async () => {

@@ -67,6 +67,16 @@ export const findDomainChannel = async (db: Db, domainUuid: string, channelUuid:
       .limit(1)
   )[0];
 
+/** The domain's channel of a type (one at most: channels_domain_type_key). */
+export const findDomainChannelOfType = async (db: Db, domainUuid: string, channelType: string) =>
+  (
+    await db
+      .select({ uuid: channels.uuid })
+      .from(channels)
+      .where(and(eq(channels.domainUuid, domainUuid), eq(channels.channelType, channelType)))
+      .limit(1)
+  )[0];
+
 /** Per momentum of a domain: what its deliveries became (sent counts viewed and clicked ones too). */
 export const deliveryCounts = async (db: Db, companyUuid: string, domainUuid: string) =>
   (

@@ -87,8 +87,22 @@ async function assertTitle(
   }
 }
 
-async function resolveChannel(ctx: AppContext, domainUuid: string, channelUuid: string | null | undefined) {
-  if (!channelUuid) return null;
+/**
+ * The item's channel: the one sent, else the domain's channel of the dispatcher's type. The spec's create body
+ * carries no channel_uuid (doc 2 §7) and the engine sends by the block's type, but the editors read the item's
+ * channel_uuid: an item made through the API (the demo's) would open with no channel.
+ */
+async function resolveChannel(
+  ctx: AppContext,
+  domainUuid: string,
+  channelUuid: string | null | undefined,
+  blocks: unknown[],
+) {
+  if (!channelUuid) {
+    const type = blockOf(blocks, 'dispatcher')?.values?.[0]?.filter;
+    if (typeof type !== 'string' || !type || type === 'CELL_DCM') return null;
+    return (await q.findDomainChannelOfType(ctx.db, domainUuid, type))?.uuid ?? null;
+  }
   const channel = await q.findDomainChannel(ctx.db, domainUuid, channelUuid);
   if (!channel) throw invalid(m.saveFailed, 'channel_uuid');
   return channel.uuid;
@@ -154,7 +168,7 @@ export async function create(ctx: AppContext, principal: Principal, input: Creat
     description: input.momentum_description ?? null,
     status,
     scheduledAt,
-    channelUuid: await resolveChannel(ctx, input.domain_uuid, input.channel_uuid),
+    channelUuid: await resolveChannel(ctx, input.domain_uuid, input.channel_uuid, input.momentums),
     blocks: input.momentums,
     worktime: withEndDate(input.worktime, input.momentums),
     activatedAt: status === 'Active' ? now : null,
@@ -174,9 +188,9 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
   if (!current || current.status === 'Deleted' || current.domainUuid !== input.domain_uuid) throw momentumNotFound();
   assertOwnIdentity(principal, input);
   if (current.status === 'Active') throw new AppError('MOMENTUM_ACTIVE', 409, itemMessages(current.type).editActive);
-  const channelUuid = await resolveChannel(ctx, current.domainUuid, input.channel_uuid);
 
   if (current.status === 'Draft') {
+    const channelUuid = await resolveChannel(ctx, current.domainUuid, input.channel_uuid, input.momentums);
     const title = input.momentum_title.trim();
     await assertTitle(ctx, { domainUuid: current.domainUuid, type: current.type, title, except: current.uuid });
     const status = input.status ?? 'Draft';
@@ -201,6 +215,7 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
     .map((type) => (locked.includes(type) ? blockOf(current.blocks, type) : blockOf(input.momentums, type)))
     .filter(Boolean) as unknown[];
   assertComplete(ctx, current.type, blocks, null);
+  const channelUuid = await resolveChannel(ctx, current.domainUuid, input.channel_uuid, blocks);
   const row = await q.updateMomentum(ctx.db, principal.companyUuid, current.uuid, {
     description: input.momentum_description ?? null,
     channelUuid,

@@ -436,3 +436,39 @@ describe('momentum form details (issue #14)', () => {
     );
   });
 });
+
+describe('an item made through the API (issue #29: the demo)', () => {
+  it("takes the domain's channel of its dispatcher's type when no channel_uuid is sent, as the editors read it", async () => {
+    const push = await call(
+      t.app,
+      'POST',
+      '/api/channel/create',
+      { channel: { domain_uuid: domainUuid, channel_type: 'CELL_NOTIFICATION', properties: {} } },
+      owner.token,
+    );
+    expect(push.status).toBe(200);
+    // The spec's create body has no channel_uuid (doc 2 §7); the demo's seed sends none.
+    const made = await create({ momentum_title: 'Sem canal no corpo', status: 'Paused', momentums: blocks() });
+    expect(made.status).toBe(200);
+    expect(made.body.data.channel_uuid).toBe(push.body.data.uuid);
+    const read = await call(t.app, 'GET', `/api/momentum/list?id=${made.body.data.uuid}`, undefined, owner.token);
+    expect(read.body.data.channel_uuid).toBe(push.body.data.uuid);
+
+    // A draft without a dispatcher has no channel; an update that adds one finds it.
+    const draft = await create({
+      momentum_title: 'Rascunho sem canal',
+      status: 'Draft',
+      momentums: blocks().slice(0, 1),
+    });
+    expect(draft.body.data.channel_uuid).toBeNull();
+    const updated = await call(
+      t.app,
+      'PUT',
+      '/api/momentum/update',
+      { ...draft.body.data, momentums: blocks(), channel_uuid: null },
+      owner.token,
+    );
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.channel_uuid).toBe(push.body.data.uuid);
+  });
+});
