@@ -49,10 +49,15 @@ export const eventPeriodQuerySchema = z.object({
 
 // ---- answers (the `data` of each endpoint) ----
 
-/** GET /count/visits: page views in the range, and in the previous range of the same length. */
+/**
+ * GET /count/visits: page views in the range, and in the previous range of the same length. When the range reaches
+ * today, the previous one is counted only up to the same point (`previous_until`, an ISO instant), so a morning is
+ * compared with the previous morning, not with a whole day (issue #29).
+ */
 export interface CountWithPrevious {
   count: number;
   previous: number;
+  previous_until?: string;
 }
 /** GET /count/momentums: momentums and campaigns of the domain right now (Active vs Paused, Draft, Done). */
 export interface MomentumCounts {

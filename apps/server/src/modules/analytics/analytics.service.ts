@@ -17,6 +17,7 @@ import type { AppContext } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { requireCompanyDomain } from '../../lib/tenancy.ts';
 import * as q from './analytics.queries.ts';
+import { type PreviousCut, pageviewsBetween, previousCut, visitorsBetween } from './same-hours.ts';
 
 const DAY_MS = 86_400_000;
 const LIVE_MINUTES = 5;
@@ -27,12 +28,6 @@ const shiftDay = (day: string, days: number) =>
 /** Every day from start to end, both included. */
 const daysOf = (r: AnalyticsRange) =>
   Array.from({ length: daysInRange(r.start, r.end) }, (_, i) => shiftDay(r.start, i));
-
-/** The range of the same length that ends the day before `r` starts. */
-const previousOf = (r: AnalyticsRange): AnalyticsRange => {
-  const n = daysInRange(r.start, r.end);
-  return { start: shiftDay(r.start, -n), end: shiftDay(r.start, -1) };
-};
 
 const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
 
@@ -49,13 +44,30 @@ const withPrevious = async (
   dimension: string,
   r: AnalyticsRange,
 ): Promise<CountWithPrevious> => {
-  await domainOf(ctx, companyUuid, domainUuid);
-  const [count, previous] = await Promise.all([
+  const domain = await domainOf(ctx, companyUuid, domainUuid);
+  const cut = await previousCut(ctx.db, r, ctx.clock.now(), domain.timezone);
+  const [count, full, partial] = await Promise.all([
     q.sumDimension(ctx.db, domainUuid, dimension, r),
-    q.sumDimension(ctx.db, domainUuid, dimension, previousOf(r)),
+    cut.full ? q.sumDimension(ctx.db, domainUuid, dimension, cut.full) : 0,
+    cut.partial ? partialCount(ctx, domainUuid, dimension, cut.partial) : 0,
   ]);
-  return { count, previous };
+  return withCut({ count, previous: full + partial }, cut);
 };
+
+/** The cut day's part of a daily counter, from the events themselves. */
+const partialCount = async (
+  ctx: AppContext,
+  domainUuid: string,
+  dimension: string,
+  part: NonNullable<PreviousCut['partial']>,
+) =>
+  dimension === 'pageviews'
+    ? pageviewsBetween(ctx.db, domainUuid, part.from, part.until)
+    : (await visitorsBetween(ctx.db, domainUuid, part.from, part.until)).length;
+
+/** `previous_until` says the previous period was counted only until that instant (the same point as today's). */
+const withCut = (counts: CountWithPrevious, cut: PreviousCut): CountWithPrevious =>
+  cut.cut ? { ...counts, previous_until: cut.cut.toISOString() } : counts;
 
 export const visits = (ctx: AppContext, companyUuid: string, domainUuid: string, r: AnalyticsRange) =>
   withPrevious(ctx, companyUuid, domainUuid, 'pageviews', r);

@@ -16,6 +16,8 @@ export function PageViewsCard(params: WidgetParams) {
             <ChangeLine
               count={query.data?.count ?? 0}
               previous={query.data?.previous ?? 0}
+              previousUntil={query.data?.previous_until}
+              oneDay={params.range.start === params.range.end}
               emptyLabel="Nenhuma visita no período"
             />
           }

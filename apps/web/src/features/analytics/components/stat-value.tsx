@@ -24,8 +24,42 @@ export function StatValue({ value, sub }: { value: ReactNode; sub?: ReactNode })
   );
 }
 
+// Intl, not dayjs: this card is on the first screen of '/' (first-load budget).
+const clock = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', hour: '2-digit', minute: '2-digit' });
+const dayAndClock = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  day: '2-digit',
+  month: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/**
+ * What the change is measured against: the whole previous period, or, when the range reaches today, the previous
+ * period only until the same time (`previous_until`), so a morning is not compared with a whole day (issue #29).
+ */
+export function comparedWith(previousUntil: string | undefined, oneDay: boolean) {
+  if (!previousUntil) return 'vs. período anterior';
+  const at = new Date(previousUntil);
+  return oneDay
+    ? `vs. ontem até ${clock.format(at)}`
+    : `vs. período anterior até ${dayAndClock.format(at).replace(',', '')}`;
+}
+
 /** '+12,5% vs. período anterior' in green, red when down; a plain note when there is nothing to compare with. */
-export function ChangeLine({ count, previous, emptyLabel }: { count: number; previous: number; emptyLabel: string }) {
+export function ChangeLine({
+  count,
+  previous,
+  emptyLabel,
+  previousUntil,
+  oneDay = false,
+}: {
+  count: number;
+  previous: number;
+  emptyLabel: string;
+  previousUntil?: string | undefined;
+  oneDay?: boolean;
+}) {
   const change = percentChange(count, previous);
   if (change === null)
     return (
@@ -42,7 +76,7 @@ export function ChangeLine({ count, previous, emptyLabel }: { count: number; pre
         {formatSignedPercent(change)}
       </Text>
       <Text size="xs" c="dimmed">
-        vs. período anterior
+        {comparedWith(previousUntil, oneDay)}
       </Text>
     </Group>
   );

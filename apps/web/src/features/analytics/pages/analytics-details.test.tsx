@@ -46,7 +46,12 @@ function analytics(url: string, _init: FetchRequest) {
       [{ url: 'https://loja.example.com/', mobile: 3, desktop: 4, count: 7 }],
       'Most viewed pages have been loaded.',
     );
-  if (path === '/count/visits') return ok({ count: 40, previous: 50 });
+  if (path === '/count/visits')
+    return ok(
+      url.includes(`start=${END}&end=${END}`)
+        ? { count: 40, previous: 35, previous_until: '2026-11-25T12:41:00.000Z' }
+        : { count: 40, previous: 50 },
+    );
   if (url.startsWith(`/api/analytics/${DOMAIN}`)) return ok([]);
   if (url === `/api/domain/onboarding/${DOMAIN}`) return { status: 500, body: { message: 'x', code: 'X' } };
   return undefined;
@@ -99,6 +104,13 @@ describe('analytics details', () => {
     const pages = await card('Páginas mais visitadas');
     await waitFor(() => expect(within(pages).getByText('Páginas mais vistas carregadas.')).toBeTruthy());
     expect(pages.textContent).not.toContain('Most viewed pages have been loaded.');
+  });
+
+  it('compares a day that is not over with the previous day until the same time, and says so', async () => {
+    renderPage(`/?domain=${DOMAIN}&start=${END}&end=${END}`, { session: true, fetch: analytics });
+    const views = await card('Visualizações de página');
+    await waitFor(() => expect(within(views).getByText('vs. ontem até 09:41')).toBeTruthy());
+    expect(within(views).getByText('+14,3%')).toBeTruthy();
   });
 
   it('on a phone, shows each momentum of the performance table whole, with its figures', async () => {
