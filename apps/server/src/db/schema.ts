@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   date,
   index,
   integer,
@@ -16,6 +17,7 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 export const companies = pgTable('companies', {
   uuid: uuid('uuid').primaryKey(),
@@ -283,6 +285,58 @@ export const dailyEventVisitors = pgTable(
   },
   (t) => [primaryKey({ columns: [t.domainUuid, t.day, t.category, t.personUuid] })],
 );
+
+/**
+ * Distinct visitors per domain, day and dimension ('visitors', 'visitors_device' per device, 'event_visitors' per
+ * category) as a mergeable sketch, so a range counts a visitor once however many of its days they came
+ * (modules/analytics/visitor-sketch.ts). Exact while small: `hashes` holds the visitors' 64-bit hashes (SQL
+ * `visitor_hash(person_uuid)`, up to SKETCH_EXACT_MAX); past that `registers` holds a HyperLogLog of 2^14 one-byte
+ * registers and `hashes` is null. Merged by the rollups stage in the batch's transaction (SQL `sketch_union`,
+ * `sketch_registers`, migration 0014), merged again over a range at query time.
+ */
+export const dailySketches = pgTable(
+  'daily_sketches',
+  {
+    domainUuid: uuid('domain_uuid').notNull(),
+    day: date('day').notNull(),
+    dimension: text('dimension').notNull(),
+    value: text('value').notNull().default(''),
+    hashes: bigint('hashes', { mode: 'bigint' }).array(),
+    registers: bytea('registers'),
+  },
+  (t) => [primaryKey({ columns: [t.domainUuid, t.dimension, t.day, t.value] })],
+);
+
+/**
+ * The base by channel, kept as persons change (analytics' base/channel reads it instead of counting persons): per
+ * domain and day of first sighting (in the domain's time zone), the persons reachable on site (all), by push
+ * (subscribed), e-mail and SMS (an address or a number). Triggers on persons (migration 0015) append each statement's
+ * changes to `base_changes`, folded into these rows when the transaction commits (a deferred trigger), so the
+ * counter rows are locked only at commit.
+ */
+export const baseDaily = pgTable(
+  'base_daily',
+  {
+    domainUuid: uuid('domain_uuid').notNull(),
+    day: date('day').notNull(),
+    onsite: bigint('onsite', { mode: 'number' }).notNull().default(0),
+    push: bigint('push', { mode: 'number' }).notNull().default(0),
+    email: bigint('email', { mode: 'number' }).notNull().default(0),
+    sms: bigint('sms', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.domainUuid, t.day] })],
+);
+
+/** Changes to base_daily not yet folded: rows live only inside the transaction that made them (migration 0015). */
+export const baseChanges = pgTable('base_changes', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  domainUuid: uuid('domain_uuid').notNull(),
+  day: date('day').notNull(),
+  onsite: bigint('onsite', { mode: 'number' }).notNull(),
+  push: bigint('push', { mode: 'number' }).notNull(),
+  email: bigint('email', { mode: 'number' }).notNull(),
+  sms: bigint('sms', { mode: 'number' }).notNull(),
+});
 
 export const momentums = pgTable(
   'momentums',

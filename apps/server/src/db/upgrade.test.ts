@@ -15,6 +15,7 @@ import { createSecretBox } from '../lib/secret-box.ts';
 import { spoolDatabaseFolder } from '../modules/collect/spool.ts';
 import { type Database, fromPglite, fromPostgres, migrationsFolder, queryRows } from './client.ts';
 import { readMigrations } from './migrate.ts';
+import { listEventPartitions } from './partitions.ts';
 
 /*
  * Upgrading keeps the data: each fixture under test/fixtures/upgrade/<commit>/ is what an older version left behind
@@ -127,6 +128,54 @@ describe.skipIf(fixtures.length === 0).each(fixtures)('upgrading from %s', (comm
     );
     const left = readdirSync(spoolRoot, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.seg'));
     expect(left).toEqual([]);
+  });
+
+  it('keeps every event in monthly partitions and counts the old visitor history as distinct visitors', async () => {
+    const db = t.app.ctx.db;
+    const [events] = await queryRows<{ relkind: string; stray: number }>(
+      db,
+      sql`SELECT relkind, (SELECT count(*)::int FROM events_default) AS stray FROM pg_class WHERE relname = 'events'`,
+    );
+    expect(events).toEqual({ relkind: 'p', stray: 0 });
+    expect((await listEventPartitions(db)).length).toBeGreaterThanOrEqual(5);
+    // The visitors card of the whole history equals the exact distinct count of the per-day visitor table.
+    const [range] = await queryRows<{ start: string; end: string; exact: number }>(
+      db,
+      sql`SELECT to_char(min(day), 'YYYY-MM-DD') AS start, to_char(max(day), 'YYYY-MM-DD') AS end,
+            count(DISTINCT person_uuid)::int AS exact
+          FROM daily_visitors WHERE domain_uuid = ${loja.uuid}::uuid`,
+    );
+    expect(range!.exact).toBeGreaterThan(1);
+    const login = await call(t.app, 'POST', '/api/users/signin', {
+      user: { username: ana!.username, password: ana!.password },
+      captcha: await solveCaptcha(t.app),
+    });
+    const visitors = await call(
+      t.app,
+      'GET',
+      `/api/analytics/${loja.uuid}/count/visitors?start=${range!.start}&end=${range!.end}`,
+      undefined,
+      login.body.data.token,
+    );
+    expect(visitors.body.data.count).toBe(range!.exact);
+    const domains = await call(t.app, 'GET', `/api/domain/list/${ana!.companyUuid}`, undefined, login.body.data.token);
+    expect(new Set(domains.body.data.map((d: Json) => d.timezone))).toEqual(new Set(['America/Sao_Paulo']));
+    // The base by channel, now read from counters, still counts the persons the older version stored.
+    const base = await call(
+      t.app,
+      'GET',
+      `/api/analytics/${loja.uuid}/base/channel?start=${range!.start}&end=${range!.end}`,
+      undefined,
+      login.body.data.token,
+    );
+    const [persons] = await queryRows<Record<string, number>>(
+      db,
+      sql`SELECT count(*)::int AS onsite, count(*) FILTER (WHERE push_status = 'subscribed')::int AS push,
+            count(email)::int AS email, count(phone)::int AS sms
+          FROM persons WHERE domain_uuid = ${loja.uuid}::uuid`,
+    );
+    expect(persons!.onsite).toBeGreaterThan(1);
+    for (const row of base.body.data as Json[]) expect(row.amount, row.channel).toBe(persons![row.channel]);
   });
 
   it('every account signs in with its old password; a wrong one is still refused', async () => {

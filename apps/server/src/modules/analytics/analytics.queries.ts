@@ -22,16 +22,6 @@ export const sumDimension = async (db: Db, domainUuid: string, dimension: string
   return num(row?.n);
 };
 
-/** Sums per value of one dimension over the range, largest first. */
-export const sumByValue = (db: Db, domainUuid: string, dimension: string, r: Range) =>
-  queryRows<{ value: string; n: string }>(
-    db,
-    sql`SELECT value, sum(count) AS n FROM daily_stats
-        WHERE domain_uuid = ${domainUuid}::uuid AND dimension = ${dimension}
-          AND day BETWEEN ${r.start}::date AND ${r.end}::date
-        GROUP BY value ORDER BY n DESC, value`,
-  ).then((rows) => rows.map((x) => ({ value: x.value, n: num(x.n) })));
-
 /** Per day of the range (days without rows are absent): the dimensions asked for. */
 export const dailyByDimension = (db: Db, domainUuid: string, dimensions: string[], r: Range, value?: string) =>
   queryRows<{ day: string; dimension: string; n: string }>(
@@ -63,6 +53,15 @@ export const mostViewed = (db: Db, domainUuid: string, r: Range, limit: number) 
     })),
   );
 
+/** One dimension's visitor sketches over the range ('visitors', 'visitors_device', 'event_visitors'), every day's. */
+export const sketchRows = (db: Db, domainUuid: string, dimension: string, r: Range) =>
+  queryRows<{ value: string; hashes: string[] | null; registers: Uint8Array | null }>(
+    db,
+    sql`SELECT value, hashes::text[] AS hashes, registers FROM daily_sketches
+        WHERE domain_uuid = ${domainUuid}::uuid AND dimension = ${dimension}
+          AND day BETWEEN ${r.start}::date AND ${r.end}::date`,
+  );
+
 export const momentumCounts = async (db: Db, domainUuid: string) => {
   const [row] = await queryRows<{ active: string; inactive: string }>(
     db,
@@ -83,23 +82,19 @@ export const liveVisitors = async (db: Db, domainUuid: string, since: Date) => {
   return num(row?.n);
 };
 
-/** Persons reachable by each channel now (partial indexes), and those first seen in the range. */
-export const baseByChannel = async (db: Db, domainUuid: string, r: Range, timeZone: string) => {
+/**
+ * Persons reachable by each channel now, and those first seen in the range (by their current channels): sums of the
+ * per-day counters the persons triggers keep (base_daily, migration 0015), a few hundred rows a year per domain
+ * however large its base. The range's days are already the domain's own (base_daily.day).
+ */
+export const baseByChannel = async (db: Db, domainUuid: string, r: Range) => {
+  const inRange = sql`day BETWEEN ${r.start}::date AND ${r.end}::date`;
   const [row] = await queryRows<Record<string, string>>(
     db,
-    sql`SELECT
-        (SELECT count(*) FROM persons WHERE domain_uuid = ${domainUuid}::uuid) AS onsite,
-        (SELECT count(*) FROM persons WHERE domain_uuid = ${domainUuid}::uuid AND push_status = 'subscribed') AS push,
-        (SELECT count(*) FROM persons WHERE domain_uuid = ${domainUuid}::uuid AND email IS NOT NULL) AS email,
-        (SELECT count(*) FROM persons WHERE domain_uuid = ${domainUuid}::uuid AND phone IS NOT NULL) AS sms,
-        n.onsite AS new_onsite, n.push AS new_push, n.email AS new_email, n.sms AS new_sms
-      FROM (
-        SELECT count(*) AS onsite, count(*) FILTER (WHERE push_status = 'subscribed') AS push,
-          count(email) AS email, count(phone) AS sms
-        FROM persons WHERE domain_uuid = ${domainUuid}::uuid
-          AND first_seen >= (${r.start}::date::timestamp AT TIME ZONE ${timeZone})
-          AND first_seen < ((${r.end}::date + 1)::timestamp AT TIME ZONE ${timeZone})
-      ) AS n`,
+    sql`SELECT sum(onsite) AS onsite, sum(push) AS push, sum(email) AS email, sum(sms) AS sms,
+          sum(onsite) FILTER (WHERE ${inRange}) AS new_onsite, sum(push) FILTER (WHERE ${inRange}) AS new_push,
+          sum(email) FILTER (WHERE ${inRange}) AS new_email, sum(sms) FILTER (WHERE ${inRange}) AS new_sms
+        FROM base_daily WHERE domain_uuid = ${domainUuid}::uuid`,
   );
   return {
     push: { amount: num(row?.push), new: num(row?.new_push) },
@@ -191,14 +186,6 @@ export const categoriesByName = (db: Db, domainUuid: string) =>
     db,
     sql`SELECT uuid, name FROM event_categories WHERE domain_uuid = ${domainUuid}::uuid`,
   );
-
-export const companyTimeZone = async (db: Db, companyUuid: string) => {
-  const [row] = await queryRows<{ time_zone: string }>(
-    db,
-    sql`SELECT time_zone FROM companies WHERE uuid = ${companyUuid}::uuid`,
-  );
-  return row?.time_zone ?? 'America/Sao_Paulo';
-};
 
 export const setCartUrl = (db: Db, domainUuid: string, cartUrl: string) =>
   db.execute(sql`UPDATE domains SET cart_url = ${cartUrl} WHERE uuid = ${domainUuid}::uuid`);

@@ -18,6 +18,7 @@ import { notFound } from '../../lib/errors.ts';
 import { requireCompanyDomain } from '../../lib/tenancy.ts';
 import * as q from './analytics.queries.ts';
 import { type PreviousCut, pageviewsBetween, previousCut, visitorsBetween } from './same-hours.ts';
+import { countByKey, VisitorSketch, visitorHash } from './visitor-sketch.ts';
 
 const DAY_MS = 86_400_000;
 const LIVE_MINUTES = 5;
@@ -72,8 +73,32 @@ const withCut = (counts: CountWithPrevious, cut: PreviousCut): CountWithPrevious
 export const visits = (ctx: AppContext, companyUuid: string, domainUuid: string, r: AnalyticsRange) =>
   withPrevious(ctx, companyUuid, domainUuid, 'pageviews', r);
 
-export const visitors = (ctx: AppContext, companyUuid: string, domainUuid: string, r: AnalyticsRange) =>
-  withPrevious(ctx, companyUuid, domainUuid, 'visitors', r);
+/** Distinct visitors of the range: the days' sketches merged, so a visitor who came on several days counts once. */
+const distinctVisitors = async (ctx: AppContext, domainUuid: string, r: AnalyticsRange) => {
+  const sketch = new VisitorSketch();
+  for (const row of await q.sketchRows(ctx.db, domainUuid, 'visitors', r)) sketch.merge(row);
+  return sketch.count();
+};
+
+export async function visitors(
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  r: AnalyticsRange,
+): Promise<CountWithPrevious> {
+  const domain = await domainOf(ctx, companyUuid, domainUuid);
+  const cut = await previousCut(ctx.db, r, ctx.clock.now(), domain.timezone);
+  const previousVisitors = async () => {
+    const sketch = new VisitorSketch();
+    if (cut.full) for (const row of await q.sketchRows(ctx.db, domainUuid, 'visitors', cut.full)) sketch.merge(row);
+    if (cut.partial)
+      for (const person of await visitorsBetween(ctx.db, domainUuid, cut.partial.from, cut.partial.until))
+        sketch.addHash(visitorHash(person));
+    return sketch.count();
+  };
+  const [count, previous] = await Promise.all([distinctVisitors(ctx, domainUuid, r), previousVisitors()]);
+  return withCut({ count, previous }, cut);
+}
 
 export async function momentumCounts(ctx: AppContext, companyUuid: string, domainUuid: string) {
   await domainOf(ctx, companyUuid, domainUuid);
@@ -97,6 +122,7 @@ export async function mostViewed(
   return q.mostViewed(ctx.db, domainUuid, r, r.limit);
 }
 
+/** Distinct visitors per event category over the range (a visitor counts once per category). */
 export async function visitorsByCategory(
   ctx: AppContext,
   companyUuid: string,
@@ -105,15 +131,21 @@ export async function visitorsByCategory(
 ): Promise<CategoryRow[]> {
   await domainOf(ctx, companyUuid, domainUuid);
   const [rows, categories] = await Promise.all([
-    q.sumByValue(ctx.db, domainUuid, 'event_visitors', r),
+    q.sketchRows(ctx.db, domainUuid, 'event_visitors', r),
     q.categoriesByName(ctx.db, domainUuid),
   ]);
   const uuidOf = new Map(categories.map((c) => [c.name, c.uuid]));
-  return rows
-    .filter((x) => uuidOf.has(x.value))
-    .map((x) => ({ category_uuid: uuidOf.get(x.value)!, parent_category: x.value, amount: x.n }));
+  return [...countByKey(rows)]
+    .filter(([name]) => uuidOf.has(name))
+    .map(([name, sketch]) => ({ category_uuid: uuidOf.get(name)!, parent_category: name, amount: sketch.count() }))
+    .sort((a, b) => b.amount - a.amount || a.parent_category.localeCompare(b.parent_category));
 }
 
+/**
+ * Distinct visitors per device over the range, each visitor once: one seen on several devices in the range counts
+ * under the most used of them (devices taken largest first, each adding the visitors the union gains), so the rows
+ * add up to the range's visitors.
+ */
 export async function visitorsByDevice(
   ctx: AppContext,
   companyUuid: string,
@@ -121,8 +153,22 @@ export async function visitorsByDevice(
   r: AnalyticsRange,
 ): Promise<DeviceRow[]> {
   await domainOf(ctx, companyUuid, domainUuid);
-  const rows = await q.sumByValue(ctx.db, domainUuid, 'visitors_device', r);
-  return rows.map((x) => ({ device: x.value || 'desconhecido', amount: x.n }));
+  const byDevice = [...countByKey(await q.sketchRows(ctx.db, domainUuid, 'visitors_device', r))]
+    .map(([device, sketch]) => ({ device, sketch, alone: sketch.count() }))
+    .sort((a, b) => b.alone - a.alone || a.device.localeCompare(b.device));
+  const union = new VisitorSketch();
+  for (const d of byDevice) union.merge(d.sketch.stored());
+  const total = union.count();
+  const running = new VisitorSketch();
+  let counted = 0;
+  const rows: DeviceRow[] = [];
+  for (const d of byDevice) {
+    running.merge(d.sketch.stored());
+    const reached = Math.min(total, Math.max(counted, running.count()));
+    rows.push({ device: d.device || 'desconhecido', amount: reached - counted });
+    counted = reached;
+  }
+  return rows;
 }
 
 export async function baseByChannel(
@@ -132,7 +178,7 @@ export async function baseByChannel(
   r: AnalyticsRange,
 ): Promise<BaseChannelRow[]> {
   await domainOf(ctx, companyUuid, domainUuid);
-  const base = await q.baseByChannel(ctx.db, domainUuid, r, await q.companyTimeZone(ctx.db, companyUuid));
+  const base = await q.baseByChannel(ctx.db, domainUuid, r);
   return BASE_CHANNELS.map((channel) => ({ channel, ...base[channel] }));
 }
 
@@ -203,10 +249,10 @@ export async function eventDaily(
   domainUuid: string,
   query: { period: number; end?: string },
 ): Promise<EventDailyRow[]> {
-  await domainOf(ctx, companyUuid, domainUuid);
+  const domain = await domainOf(ctx, companyUuid, domainUuid);
   const category = await q.findCategory(ctx.db, domainUuid, categoryUuid);
   if (!category) throw notFound(am.categoryNotFound, 'CATEGORY_NOT_FOUND');
-  const end = query.end ?? todayIn(await q.companyTimeZone(ctx.db, companyUuid));
+  const end = query.end ?? todayIn(domain.timezone);
   const r = { start: shiftDay(end, 1 - query.period), end };
   const rows = await q.dailyByDimension(ctx.db, domainUuid, ['event_visitors'], r, category.name);
   const byDay = new Map(rows.map((x) => [x.day, x.n]));

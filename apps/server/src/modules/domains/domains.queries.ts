@@ -104,3 +104,14 @@ export const isKnownTimeZone = async (db: Db, name: string) =>
       sql`SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${name}) AS known`,
     )
   )[0]?.known === true;
+
+/**
+ * Sets the zone the domain's analytics days are counted in, and counts its base by channel again in the new days
+ * (base_daily, migration 0015), in one transaction. Days already rolled up keep the zone they were counted in.
+ */
+export const setTimezone = (db: Db, companyUuid: string, uuid: string, timezone: string) =>
+  db.transaction(async (tx) => {
+    const row = await updateDomain(tx as unknown as Db, companyUuid, uuid, { timezone });
+    if (row) await tx.execute(sql`SELECT base_rebuild(${uuid}::uuid)`);
+    return row;
+  });

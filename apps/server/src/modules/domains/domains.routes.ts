@@ -46,7 +46,7 @@ export function domainsRoutes(ctx: AppContext) {
       if (!uuid) throw notFound(msg.common.notFound, 'DOMAIN_NOT_FOUND');
       if ('status' in body.domain)
         return ok(msg.domain.enabled, await domains.setDomainStatus(ctx, companyUuid, uuid, 'Active'));
-      if (!('name' in body.domain))
+      if (!('name' in body.domain) && 'timezone' in body.domain)
         return ok(msg.domain.updated, await domains.setTimezone(ctx, companyUuid, uuid, body.domain.timezone));
       return ok(msg.domain.updated, await domains.editDomain(ctx, companyUuid, uuid, body.domain));
     };

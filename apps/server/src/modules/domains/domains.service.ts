@@ -87,7 +87,10 @@ export async function editDomain(
 ) {
   const current = await q.findDomain(ctx.db, companyUuid, uuid);
   if (!current) throw domainNotFound();
-  if (input.timezone !== undefined) await requireKnownZone(ctx, input.timezone);
+  if (input.timezone !== undefined && input.timezone !== current.timezone) {
+    await requireKnownZone(ctx, input.timezone);
+    await q.setTimezone(ctx.db, companyUuid, uuid, input.timezone);
+  }
   const domainRoot = new URL(input.address).origin;
   const other = await q.findDomainByRoot(ctx.db, companyUuid, domainRoot);
   if (other && other.uuid !== uuid) throw new AppError('DOMAIN_DUPLICATE', 409, msg.domain.duplicate);
@@ -99,7 +102,6 @@ export async function editDomain(
     domainRoot,
     ...(moved ? { geroValidate: false } : {}),
     ...(input.retention_months !== undefined ? { retentionMonths: input.retention_months } : {}),
-    ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
   });
   return toDomainItem(row!);
 }
@@ -115,7 +117,7 @@ export async function setTimezone(ctx: AppContext, companyUuid: string, uuid: st
   const current = await q.findDomain(ctx.db, companyUuid, uuid);
   if (!current) throw domainNotFound();
   await requireKnownZone(ctx, timezone);
-  const row = await q.updateDomain(ctx.db, companyUuid, uuid, { timezone });
+  const row = await q.setTimezone(ctx.db, companyUuid, uuid, timezone);
   return toDomainItem(row!);
 }
 
