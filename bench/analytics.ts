@@ -7,9 +7,12 @@
  * domain with EVENTS events and PERSONS persons over DAYS days (PostgreSQL defaults 10,000,000 / 1,000,000 / 90;
  * PGlite 1,000,000 / 100,000 / 90), three other companies' domains with NOISE (0.1) of that each, 40 momentums
  * with deliveries and conversions; then the rollups the ingestor and the engine keep (daily_stats, daily_visitors,
- * daily_event_visitors, daily_momentum_stats) are built from that history in SQL, as the collector would have.
+ * daily_event_visitors, the visitor sketches of daily_sketches, daily_momentum_stats; base_daily is kept by the persons
+ * triggers as the persons are inserted) are built from that history in SQL, as the collector would have (a tablet's
+ * page views are filed under mobile, as the collector's device class does).
  * Each widget is timed for the last 1, 30 and 90 days (one warm-up, median of RUNS=5), then the whole dashboard
- * (every widget at once, as the page loads them), then the raw-events equivalents for 30 days (median of 3).
+ * (every widget at once, as the page loads them), then the raw-events equivalents for 30 days (median of 3), and the
+ * distinct-visitor error: the visitors card (sketches merged) beside the exact distinct count of daily_visitors.
  * Prints a table and writes the Analytics section of bench/RESULTS.md between its markers (RESULTS=0: don't).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -162,7 +165,8 @@ async function generate(db: Db, d: { companyUuid: string; domainUuid: string }, 
 /** The rollups the collector and the engine keep, built from the generated history in one pass each. */
 async function buildRollups(db: Db) {
   const day = sql`(ts AT TIME ZONE ${zone})::date`;
-  const devClass = sql`CASE WHEN device = 'mobile' THEN 'mobile' ELSE 'desktop' END`;
+  // The collector's device class (lib/user-agent.ts): phones and tablets are mobile.
+  const devClass = sql`CASE WHEN device IN ('mobile', 'tablet') THEN 'mobile' ELSE 'desktop' END`;
   await db.execute(sql`
     INSERT INTO daily_stats (domain_uuid, day, dimension, value, count)
     SELECT domain_uuid, ${day}, 'pageviews', '', count(*) FROM events WHERE kind = 'pageview' GROUP BY 1, 2
@@ -190,6 +194,7 @@ async function buildRollups(db: Db) {
   await db.execute(sql`
     INSERT INTO daily_stats (domain_uuid, day, dimension, value, count)
     SELECT domain_uuid, day, 'event_visitors', category, count(*) FROM daily_event_visitors GROUP BY 1, 2, 4`);
+  await buildSketches(db);
   await db.execute(sql`
     INSERT INTO daily_momentum_stats AS s (momentum_uuid, day, domain_uuid, sent, viewed, clicked)
     SELECT momentum_uuid, (sent_at AT TIME ZONE ${zone})::date, domain_uuid, count(*), count(viewed_at), count(clicked_at)
@@ -202,6 +207,45 @@ async function buildRollups(db: Db) {
   // A history built over 90 days has been vacuumed by autovacuum (visibility map set, so counts read indexes only);
   // one bulk load of minutes has not: vacuum it as the real table would be.
   await db.execute(sql`VACUUM ANALYZE`);
+}
+
+/**
+ * The visitor sketches the rollups stage keeps (exact hashes up to 256 a day, registers past that), built the way
+ * migration 0014 converts history: per day, from daily_visitors, daily_event_visitors and each visitor's first device
+ * of the day, with the SQL functions the collector uses (visitor_hash, sketch_index, sketch_rank).
+ */
+async function buildSketches(db: Db) {
+  const day = sql`(ts AT TIME ZONE ${zone})::date`;
+  await db.execute(sql`
+    CREATE TEMPORARY TABLE bench_sketch_source AS
+    SELECT domain_uuid, day, 'visitors'::text AS dimension, ''::text AS value, visitor_hash(person_uuid) AS h
+    FROM daily_visitors
+    UNION ALL
+    SELECT domain_uuid, day, 'event_visitors', category, visitor_hash(person_uuid) FROM daily_event_visitors
+    UNION ALL
+    SELECT domain_uuid, day, 'visitors_device', device, visitor_hash(person_uuid) FROM (
+      SELECT DISTINCT ON (domain_uuid, ${day}, person_uuid) domain_uuid, ${day} AS day, person_uuid, device
+      FROM events ORDER BY domain_uuid, ${day}, person_uuid, ts) AS first_of_day`);
+  await db.execute(sql`
+    INSERT INTO daily_sketches (domain_uuid, day, dimension, value, hashes)
+    SELECT domain_uuid, day, dimension, value, array_agg(DISTINCT h ORDER BY h)
+    FROM bench_sketch_source GROUP BY 1, 2, 3, 4 HAVING count(DISTINCT h) <= 256`);
+  await db.execute(sql`
+    WITH big AS (
+      SELECT domain_uuid, day, dimension, value FROM bench_sketch_source GROUP BY 1, 2, 3, 4
+      HAVING count(DISTINCT h) > 256
+    ), ranks AS (
+      SELECT s.domain_uuid, s.day, s.dimension, s.value, sketch_index(s.h) AS i, max(sketch_rank(s.h)) AS r
+      FROM bench_sketch_source s JOIN big USING (domain_uuid, day, dimension, value) GROUP BY 1, 2, 3, 4, 5
+    )
+    INSERT INTO daily_sketches (domain_uuid, day, dimension, value, registers)
+    SELECT b.domain_uuid, b.day, b.dimension, b.value,
+      decode(string_agg(lpad(to_hex(coalesce(r.r, 0)), 2, '0'), '' ORDER BY g.i), 'hex')
+    FROM big b CROSS JOIN generate_series(0, 16383) AS g(i)
+    LEFT JOIN ranks r ON r.domain_uuid = b.domain_uuid AND r.day = b.day AND r.dimension = b.dimension
+      AND r.value = b.value AND r.i = g.i
+    GROUP BY b.domain_uuid, b.day, b.dimension, b.value`);
+  await db.execute(sql`DROP TABLE bench_sketch_source`);
 }
 
 interface Timing {
@@ -306,14 +350,12 @@ async function measure(kind: Kind) {
     const inRange = sql`domain_uuid = ${dom}::uuid AND ts >= ${from} AND ts < ${to}`;
     const raw: Record<string, SQL> = {
       'count/visits': sql`SELECT count(*) FROM events WHERE ${inRange} AND kind = 'pageview'`,
-      'count/visitors': sql`SELECT count(*) FROM (SELECT DISTINCT (ts AT TIME ZONE ${zone})::date, person_uuid
-        FROM events WHERE ${inRange}) AS x`,
+      'count/visitors': sql`SELECT count(DISTINCT person_uuid) FROM events WHERE ${inRange}`,
       'pages/mostViewed': sql`SELECT url, count(*) FILTER (WHERE device = 'mobile'), count(*) FILTER (WHERE device <> 'mobile')
         FROM events WHERE ${inRange} AND kind = 'pageview' GROUP BY url ORDER BY count(*) DESC LIMIT 10`,
-      'visitors/category': sql`SELECT category, count(*) FROM (SELECT DISTINCT (ts AT TIME ZONE ${zone})::date, category,
-        person_uuid FROM events WHERE ${inRange} AND kind = 'event') AS x GROUP BY category`,
-      'visitors/device': sql`SELECT device, count(*) FROM (SELECT DISTINCT ON ((ts AT TIME ZONE ${zone})::date, person_uuid)
-        device FROM events WHERE ${inRange} ORDER BY (ts AT TIME ZONE ${zone})::date, person_uuid, ts) AS x GROUP BY device`,
+      'visitors/category': sql`SELECT category, count(DISTINCT person_uuid) FROM events
+        WHERE ${inRange} AND kind = 'event' GROUP BY category`,
+      'visitors/device': sql`SELECT device, count(DISTINCT person_uuid) FROM events WHERE ${inRange} GROUP BY device`,
       'momentums/performance': sql`SELECT d.momentum_uuid, count(*), count(d.viewed_at), count(d.clicked_at),
         (SELECT count(*) FROM conversions c WHERE c.momentum_uuid = d.momentum_uuid AND c.ts >= ${from} AND c.ts < ${to})
         FROM deliveries d WHERE d.domain_uuid = ${dom}::uuid AND d.sent_at >= ${from} AND d.sent_at < ${to}
@@ -330,7 +372,22 @@ async function measure(kind: Kind) {
         log(`  raw ${t.widget}: ${ms(t.raw)} ms`);
       }
     }
+    // The visitors card against the exact distinct count of the per-day visitor table, per range.
+    const accuracy: Record<string, { exact: number; estimated: number }> = {};
+    for (const [label, start] of Object.entries(ranges)) {
+      const [row] = await queryRows<{ n: number }>(
+        db,
+        sql`SELECT count(DISTINCT person_uuid)::int AS n FROM daily_visitors
+            WHERE domain_uuid = ${dom}::uuid AND day BETWEEN ${start}::date AND ${end}::date`,
+      );
+      const estimated = (await analytics.visitors(ctx, c, dom, { start, end })).count;
+      accuracy[label] = { exact: row!.n, estimated };
+      log(
+        `  distinct visitors ${label}: exact ${fmt(row!.n)}, card ${fmt(estimated)} (${errorPercent(accuracy[label]!)})`,
+      );
+    }
     return {
+      accuracy,
       kind,
       version,
       events,
@@ -349,6 +406,9 @@ async function measure(kind: Kind) {
 }
 
 type Result = Awaited<ReturnType<typeof measure>>;
+
+const errorPercent = (a: { exact: number; estimated: number }) =>
+  `${a.exact ? (((a.estimated - a.exact) / a.exact) * 100).toFixed(2) : '0.00'} %`;
 
 function report(results: Result[]) {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
@@ -375,6 +435,12 @@ function report(results: Result[]) {
           `| ${t.widget} | ${ms(t.byRange['1 day']!)} | ${ms(t.byRange['30 days']!)} | ${ms(t.byRange['90 days']!)} | ${t.raw === undefined ? '—' : ms(t.raw)} |`,
       ),
       `| **whole dashboard (13 widgets at once)** | ${ms(r.dashboard['1 day']!)} | ${ms(r.dashboard['30 days']!)} | ${ms(r.dashboard['90 days']!)} | |`,
+      '',
+      '| distinct visitors | 1 day | 30 days | 90 days |',
+      '| --- | ---: | ---: | ---: |',
+      `| exact (daily_visitors) | ${['1 day', '30 days', '90 days'].map((k) => fmt(r.accuracy[k]!.exact)).join(' | ')} |`,
+      `| visitors card (sketches) | ${['1 day', '30 days', '90 days'].map((k) => fmt(r.accuracy[k]!.estimated)).join(' | ')} |`,
+      `| error | ${['1 day', '30 days', '90 days'].map((k) => errorPercent(r.accuracy[k]!)).join(' | ')} |`,
       '',
     );
   }

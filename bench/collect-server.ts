@@ -26,6 +26,7 @@ import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { type Db, fromPostgres } from '../apps/server/src/db/client.ts';
+import { ensureEventPartitions } from '../apps/server/src/db/partitions.ts';
 import { companies, domains } from '../apps/server/src/db/schema.ts';
 import { installJobs } from '../apps/server/src/engine/jobs.ts';
 import { processGeo } from '../apps/server/src/modules/collect/enrich.ts';
@@ -322,16 +323,23 @@ async function main() {
           cpuMs: (cpu.user + cpu.system) / 1000,
         });
       } else if (m?.type === 'backlog') {
-        // bench/retention.ts: `events` page views two years old, past a retention of one month.
-        const { events = 0 } = m as { events?: number };
+        // bench/retention.ts: `events` page views two years old, past a retention of one month: from the first
+        // instant of that month, in its own monthly partition (what retention drops whole), or with `month: false`
+        // in the default partition (what it purges row by row).
+        const { events = 0, month = true } = m as { events?: number; month?: boolean };
         const t0 = performance.now();
         await app.ctx.db.execute(sql`UPDATE domains SET retention_months = 1`);
         const [domain] = await app.ctx.db.select({ uuid: domains.uuid }).from(domains).limit(1);
+        const now = new Date();
+        const from = month
+          ? new Date(Date.UTC(now.getUTCFullYear() - 2, now.getUTCMonth(), 1))
+          : new Date(Date.UTC(1990, 0, 1));
+        if (month) await ensureEventPartitions(app.ctx.db, from, 0);
         for (let done = 0; done < events; done += 100_000) {
           await app.ctx.db.execute(sql`
             INSERT INTO events (domain_uuid, kind, url, device, ts)
             SELECT ${domain!.uuid}::uuid, 'pageview', ${DOMAIN_ROOT} || '/antigo/' || g, 'desktop',
-              now() - interval '2 years' + g * interval '1 second'
+              ${from}::timestamptz + (${done} + g) * interval '1 second'
             FROM generate_series(1, ${Math.min(100_000, events - done)}) AS g`);
         }
         await app.ctx.db.execute(sql`ANALYZE events`);

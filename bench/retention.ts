@@ -1,12 +1,14 @@
 /**
  * `npm run bench:retention`: does the retention purge slow the collector? The real app on PostgreSQL (the server
  * child of bench:collect) takes the collector load of bench:collect (batches of 20 page views, 32 keep-alive
- * connections) twice: alone, then while the retention purge (in the server process, as under ROLE=all) deletes a
- * backlog of old events in statements of RETENTION_BATCH_ROWS rows with its pause. Reports throughput, latency,
- * accepted = stored and the purge's own pace (the collector runs alone first and last, to bracket warm-up and
- * machine noise); writes them into bench/RESULTS.md between the retention markers.
- * Env: DB (postgres), BACKLOG (500000 events), DURATION_MS (20000), CONNECTIONS (32), PAUSES ("200": the pause in
- * ms of each purged run, e.g. "200,0").
+ * connections) twice: alone, then while the retention purge (in the server process, as under ROLE=all) removes a
+ * backlog of old events: by default the backlog fills a month's partition of two years ago, which the purge drops
+ * whole (events are partitioned by month); with MONTH=0 it sits in the default partition and is deleted in
+ * statements of RETENTION_BATCH_ROWS rows with its pause (the row-level purge a short retention still needs).
+ * Reports throughput, latency, accepted = stored and the purge's own pace (the collector runs alone first and last,
+ * to bracket warm-up and machine noise); writes them into bench/RESULTS.md between the retention markers.
+ * Env: DB (postgres), BACKLOG (500000 events), MONTH (1), DURATION_MS (20000), CONNECTIONS (32), PAUSES ("200": the
+ * pause in ms of each purged run, e.g. "200,0").
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -22,6 +24,7 @@ const DURATION_MS = Number(process.env.DURATION_MS ?? 20_000);
 const WARMUP_MS = 2000;
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const PAUSES = (process.env.PAUSES ?? '200').split(',').map(Number);
+const MONTH = process.env.MONTH !== '0';
 const RESULTS = path.join(here, 'RESULTS.md');
 const ORIGIN = 'https://bench.example.com.br';
 const UA =
@@ -95,7 +98,7 @@ async function main() {
     let purging: Promise<Message> | undefined;
     if (purge) {
       process.stdout.write(`  ${run}: backlog of ${BACKLOG.toLocaleString('en-US')} old events … `);
-      const backlog = await server.ask({ type: 'backlog', events: BACKLOG }, 'backlog');
+      const backlog = await server.ask({ type: 'backlog', events: BACKLOG, month: MONTH }, 'backlog');
       process.stdout.write(`${((backlog.ms as number) / 1000).toFixed(1)} s; `);
     }
     process.stdout.write(`  ${run}: warm-up … `);
@@ -120,7 +123,10 @@ async function main() {
     if (purging) {
       const p = await purging;
       const secs = (p.ms as number) / 1000;
-      purgeLine = `${(p.deleted as number).toLocaleString('en-US')} rows in ${p.statements} statements, ${secs.toFixed(1)} s (${Math.round((p.deleted as number) / secs).toLocaleString('en-US')} rows/s), pause ${purge?.pauseMs} ms`;
+      const months = p.droppedMonths as string[];
+      purgeLine =
+        `${months.length ? `dropped ${months.join(', ')}; ` : ''}` +
+        `${(p.deleted as number).toLocaleString('en-US')} rows deleted in ${p.statements} statements, ${secs.toFixed(1)} s, pause ${purge?.pauseMs} ms`;
     }
     const sorted = Float64Array.from(r.latenciesMs).sort();
     const stored = (stats.stored as number) - storedBefore;
@@ -178,8 +184,11 @@ async function main() {
     '',
     `${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model ?? 'CPU'}, ${DB}, Node ${process.version}; ` +
       `${CONNECTIONS} connections, requests of 20 page views, ${DURATION_MS / 1000} s measured after a 2 s warm-up; ` +
-      `backlog of ${BACKLOG.toLocaleString('en-US')} events past the domain's retention, purged in statements of ` +
-      `${RETENTION_BATCH_ROWS.toLocaleString('en-US')} rows by the server process while the load runs.`,
+      `backlog of ${BACKLOG.toLocaleString('en-US')} events past the domain's retention, ` +
+      (MONTH
+        ? "in a month's partition of two years ago that the purge drops whole"
+        : `in the default partition, purged in statements of ${RETENTION_BATCH_ROWS.toLocaleString('en-US')} rows`) +
+      ' by the server process while the load runs.',
     '',
     ...table,
     '<!-- retention:end -->',
