@@ -118,6 +118,8 @@ export const domains = pgTable(
     /** At most this many messages per person per 24 h / 7 days across every channel; null = no cap. */
     frequencyCapDay: integer('frequency_cap_day'),
     frequencyCapWeek: integer('frequency_cap_week'),
+    /** The global control group (issue #25): this % of the domain's persons receive no message at all (0–20). */
+    controlGroupPercent: smallint('control_group_percent').notNull().default(0),
     createdAt: ts('created_at').notNull().defaultNow(),
     removedAt: ts('removed_at'),
   },
@@ -357,6 +359,8 @@ export const momentums = pgTable(
     channelUuid: uuid('channel_uuid'),
     blocks: jsonb('momentums').$type<unknown[]>().notNull().default([]),
     worktime: jsonb('worktime').$type<Record<string, unknown>>(),
+    /** A/B variants and control group (issue #25, packages/shared experiment.schema.ts); null: the spec's momentum. */
+    experiment: jsonb('experiment').$type<Record<string, unknown>>(),
     activatedAt: ts('activated_at'),
     finishedAt: ts('finished_at'),
     /** Bumped on every change so the engine's matchers know to rebuild. */
@@ -409,6 +413,8 @@ export const deliveries = pgTable(
     clickedAt: ts('clicked_at'),
     /** The first cart access attributed to this delivery (counted once). */
     cartAt: ts('cart_at'),
+    /** The experiment arm (engine/arm.ts): 'control', a variant's name, 'global'; null without an experiment. */
+    arm: text('arm'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -470,6 +476,54 @@ export const dailyMomentumStats = pgTable(
     primaryKey({ columns: [t.momentumUuid, t.day] }),
     index('daily_momentum_stats_domain_day_idx').on(t.domainUuid, t.day),
   ],
+);
+
+/**
+ * Who is in which arm of a momentum's experiment (issue #25): written by the send stage at a person's first arm
+ * decision (first_at, when the message went out or would have) and moved at each later one (last_at); attribution
+ * credits a person's conversions from first_at to the click window after last_at to the arm. Goes with the person.
+ */
+export const experimentAssignments = pgTable(
+  'experiment_assignments',
+  {
+    momentumUuid: uuid('momentum_uuid')
+      .notNull()
+      .references(() => momentums.uuid, { onDelete: 'cascade' }),
+    personUuid: uuid('person_uuid')
+      .notNull()
+      .references(() => persons.uuid, { onDelete: 'cascade' }),
+    domainUuid: uuid('domain_uuid').notNull(),
+    arm: text('arm').notNull(),
+    firstAt: ts('first_at').notNull(),
+    lastAt: ts('last_at').notNull(),
+    convertedAt: ts('converted_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.momentumUuid, t.personUuid] }),
+    index('experiment_assignments_person_idx').on(t.personUuid, t.lastAt),
+  ],
+);
+
+/**
+ * Per momentum, arm and local day (issue #25), beside daily_momentum_stats: persons assigned (once each), sent,
+ * viewed, clicked, conversions, persons converted (once each) and revenue. The experiment report reads these.
+ */
+export const dailyArmStats = pgTable(
+  'daily_arm_stats',
+  {
+    momentumUuid: uuid('momentum_uuid').notNull(),
+    day: date('day').notNull(),
+    arm: text('arm').notNull(),
+    domainUuid: uuid('domain_uuid').notNull(),
+    assigned: bigint('assigned', { mode: 'number' }).notNull().default(0),
+    sent: bigint('sent', { mode: 'number' }).notNull().default(0),
+    viewed: bigint('viewed', { mode: 'number' }).notNull().default(0),
+    clicked: bigint('clicked', { mode: 'number' }).notNull().default(0),
+    conversions: bigint('conversions', { mode: 'number' }).notNull().default(0),
+    converted: bigint('converted', { mode: 'number' }).notNull().default(0),
+    revenueCents: bigint('revenue_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.momentumUuid, t.day, t.arm] })],
 );
 
 /**
