@@ -32,6 +32,7 @@ import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { createAttribution } from './modules/analytics/attribution.ts';
 import { authPrivateRoutes, authPublicRoutes } from './modules/auth/auth.routes.ts';
 import { createCaptcha } from './modules/auth/captcha.ts';
+import { calendarRoutes } from './modules/calendar/calendar.routes.ts';
 import { channelsRoutes } from './modules/channels/channels.routes.ts';
 import { collectRoutes } from './modules/collect/collect.routes.ts';
 import { createIngestor, type Ingestor } from './modules/collect/ingest.ts';
@@ -218,6 +219,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const captcha = createCaptcha(config.secretKey, config.captcha);
   await app.register(authPublicRoutes(ctx, captcha), { prefix: '/api' });
   await app.register(unsubscribeRoutes(ctx), { prefix: '/api' });
+  await app.register(calendarRoutes(ctx), { prefix: '/api' });
   // company, channels, media (helper): media files are public, outside /api
   await app.register(mediaFileRoutes(ctx));
   await app.register(

@@ -1,5 +1,7 @@
 export * from './analytics/analytics.schema.ts';
 export * from './auth/auth.schema.ts';
+export * from './calendar/calendar.schema.ts';
+export * from './calendar/holidays.ts';
 export * from './channels/channel.schema.ts';
 export * from './collect/collect.schema.ts';
 export * from './company/company.schema.ts';
