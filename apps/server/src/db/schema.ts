@@ -120,6 +120,10 @@ export const domains = pgTable(
     frequencyCapWeek: integer('frequency_cap_week'),
     /** The global control group (issue #25): this % of the domain's persons receive no message at all (0–20). */
     controlGroupPercent: smallint('control_group_percent').notNull().default(0),
+    /** Quiet hours (issue #27) in the visitor's local time: push, SMS and e-mail due inside wait for the end; null = off. */
+    quietHours: jsonb('quiet_hours').$type<{ start: string; end: string }>(),
+    /** The domain's own holidays (state, city) beside the national ones, YYYY-MM-DD (issue #27). */
+    extraHolidays: jsonb('extra_holidays').$type<string[]>().notNull().default([]),
     createdAt: ts('created_at').notNull().defaultNow(),
     removedAt: ts('removed_at'),
   },
@@ -185,6 +189,8 @@ export const persons = pgTable(
     lastSeen: ts('last_seen').notNull().defaultNow(),
     /** Uniform random 0–999 drawn at insert: a per-domain random sample for peopleImpacted on large bases. */
     sampleKey: smallint('sample_key').notNull().default(sql`floor(random() * 1000)`),
+    /** The browser's IANA zone, as the tag last reported it (issue #27); null: unknown (geo city, then the domain's). */
+    timezone: text('timezone'),
   },
   (t) => [
     uniqueIndex('persons_domain_visitor_key').on(t.domainUuid, t.visitorId),
@@ -361,6 +367,11 @@ export const momentums = pgTable(
     worktime: jsonb('worktime').$type<Record<string, unknown>>(),
     /** A/B variants and control group (issue #25, packages/shared experiment.schema.ts); null: the spec's momentum. */
     experiment: jsonb('experiment').$type<Record<string, unknown>>(),
+    /**
+     * Timing options (issue #27, packages/shared momentum-timing.schema.ts): throttle, local time, best time, holidays,
+     * worktime zone; null: the spec's momentum.
+     */
+    timing: jsonb('timing').$type<Record<string, unknown>>(),
     activatedAt: ts('activated_at'),
     finishedAt: ts('finished_at'),
     /** Bumped on every change so the engine's matchers know to rebuild. */
