@@ -46,6 +46,7 @@ import { momentumsRoutes } from './modules/momentums/momentums.routes.ts';
 import { personsRoutes } from './modules/persons/persons.routes.ts';
 import { createRetention } from './modules/persons/retention.ts';
 import { profileRoutes } from './modules/profile/profile.routes.ts';
+import { simulateRoutes } from './modules/simulate/simulate.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { tagRoutes } from './modules/tag/tag.routes.ts';
 import { unsubscribeRoutes } from './modules/unsubscribe/unsubscribe.routes.ts';
@@ -230,6 +231,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       await priv.register(personsRoutes(ctx));
       await priv.register(analyticsRoutes(ctx));
       await priv.register(momentumsRoutes(ctx));
+      await priv.register(simulateRoutes(ctx));
       // company, channels, media (helper)
       await priv.register(companyRoutes(ctx));
       await priv.register(profileRoutes(ctx));

@@ -26,5 +26,6 @@ export * from './momentums/css-selector.ts';
 export * from './momentums/momentum.schema.ts';
 export * from './persons/privacy.schema.ts';
 export * from './profile/profile.schema.ts';
+export * from './simulate/simulate.schema.ts';
 export * from './system/dev-clock.schema.ts';
 export { configureZodMessages } from './zod.ts';

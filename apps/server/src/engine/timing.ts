@@ -52,6 +52,32 @@ export const backoffSeconds = (attempts: number) => Math.min(3600, 2 ** attempts
 export const retryAt = (now: Date, attempts: number, retryAfterSeconds: number | undefined) =>
   new Date(now.getTime() + (retryAfterSeconds ?? backoffSeconds(attempts)) * 1000);
 
+export const DAY_MS = 86_400_000;
+export const WEEK_MS = 7 * DAY_MS;
+
+/**
+ * The frequency cap's decision for a message going out at `now`: null when there is room, else the moment a slot
+ * frees (the oldest counted message leaves its window, plus a second). `sentTimes`: the person's messages sent or
+ * being sent in the week before `now` (epoch ms, ascending). The engine asks it under the person's lock
+ * (deliveries.queries.ts reserveCapSlot); a dry run asks it over the messages it sent itself.
+ */
+export function capFullUntil(
+  sentTimes: readonly number[],
+  now: Date,
+  perDay: number | null,
+  perWeek: number | null,
+): Date | null {
+  let nextAt = 0;
+  const check = (cap: number | null, windowMs: number) => {
+    if (cap === null) return;
+    const inWindow = sentTimes.filter((t) => t > now.getTime() - windowMs);
+    if (inWindow.length >= cap) nextAt = Math.max(nextAt, inWindow[inWindow.length - cap]! + windowMs);
+  };
+  check(perDay, DAY_MS);
+  check(perWeek, WEEK_MS);
+  return nextAt ? new Date(nextAt + 1000) : null;
+}
+
 /**
  * The frequency cap is full until `nextAt`: with 'Permitir mais de um envio' the message waits for that moment (the
  * attempt given back); otherwise it is skipped.

@@ -10,29 +10,11 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
+import { recipientOf } from '../../lib/mask.ts';
 import { requireCompanyDomain } from '../../lib/tenancy.ts';
 import * as q from './deliveries.queries.ts';
 
-/** m***a@e***.com.br: enough to recognise an address one knows, not enough to collect it. */
-export function maskEmail(email: string) {
-  const at = email.lastIndexOf('@');
-  if (at < 1) return '***';
-  const local = email.slice(0, at);
-  const domain = email.slice(at + 1);
-  const dot = domain.indexOf('.');
-  const host = dot > 0 ? domain.slice(0, dot) : domain;
-  const rest = dot > 0 ? domain.slice(dot) : '';
-  const hide = (s: string) => (s.length <= 2 ? `${s[0] ?? ''}***` : `${s[0]}***${s[s.length - 1]}`);
-  return `${hide(local)}@${hide(host)}${rest}`;
-}
-
-/** (11) *****-4321 */
-export function maskPhone(phone: string) {
-  const digits = phone.replace(/\D/g, '');
-  if (digits.length < 6) return '***';
-  const national = digits.length > 11 && digits.startsWith('55') ? digits.slice(2) : digits;
-  return `(${national.slice(0, 2)}) ${'*'.repeat(Math.max(1, national.length - 6))}-${national.slice(-4)}`;
-}
+export { maskEmail, maskPhone } from '../../lib/mask.ts';
 
 const LOG_STATUS: Record<string, DeliveryLogStatus> = {
   queued: 'waiting',
@@ -47,12 +29,6 @@ const LOG_STATUS: Record<string, DeliveryLogStatus> = {
 };
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
-
-function recipientOf(row: q.LogRow) {
-  if ((row.channel_type === 'AWS_SES' || row.channel_type === 'AKNA') && row.email) return maskEmail(row.email);
-  if (row.channel_type === 'ZENVIA' && row.phone) return maskPhone(row.phone);
-  return row.visitor_id;
-}
 
 export async function deliveryLog(
   ctx: AppContext,
@@ -73,7 +49,7 @@ export async function deliveryLog(
   );
   const items: DeliveryLogItem[] = rows.map((r) => ({
     id: r.id,
-    recipient: recipientOf(r),
+    recipient: recipientOf(r.channel_type, r),
     channel_type: r.channel_type,
     status: LOG_STATUS[r.status] ?? 'failed',
     detail: r.status,

@@ -1,0 +1,119 @@
+import type { SimulationStage } from '@impeto/shared';
+import type { Db } from '../../db/client.ts';
+import { OUT_OF_AUDIENCE } from '../../engine/qualify.ts';
+import { chainOffsets, nextOccurrence } from '../../engine/timing.ts';
+import { decide, nextTurn, personView, record, type Simulation, stillWaiting } from './planned-send.ts';
+import * as q from './simulate.queries.ts';
+
+/*
+ * The replay of a campaign or a recurrence: its occurrences in the range (a recurrence's from `nextOccurrence`, as
+ * its ticks follow each other; a campaign's one, at its schedule when that falls in the range, else at the range's
+ * start), each fanned out to the persons who existed then and pass the filter (the fan-out's own SQL condition),
+ * each given the repeat chain (chainOffsets), and every planned send decided at its due time (planned-send.ts).
+ * Persons are independent (the cap counts one person's messages), so they are paged by uuid like the fan-out does
+ * and each one is replayed whole before the next page.
+ */
+
+const PAGE = 5_000;
+
+/** The occurrences in [from, to): a recurrence's ticks as if it started at `from`, or a campaign's one instant. */
+export function occurrencesIn(
+  sim: Pick<Simulation, 'm' | 'timeZone'>,
+  from: Date,
+  to: Date,
+  scheduledAt: Date | null,
+): Date[] {
+  if (!sim.m.recurrence) return [scheduledAt && scheduledAt >= from && scheduledAt < to ? scheduledAt : from];
+  const out: Date[] = [];
+  for (let at = nextOccurrence(sim.m, sim.timeZone, from, from); at && at < to; ) {
+    out.push(at);
+    at = nextOccurrence(sim.m, sim.timeZone, from, at);
+  }
+  return out;
+}
+
+export interface AudienceInput {
+  db: Db;
+  companyUuid: string;
+  domainUuid: string;
+  from: Date;
+  occurrences: Date[];
+  except: string | null;
+  signal: AbortSignal;
+}
+
+export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
+  const { m, tally } = sim;
+  const { db, companyUuid, domainUuid, occurrences, signal } = input;
+  if (occurrences.length === 0) return;
+  const offsets = chainOffsets(m.repeats);
+  let after: string | null = null;
+  for (;;) {
+    // Other requests get their turn between pages (PGlite answers without ever leaving the microtask queue), and a
+    // client that went away is noticed here.
+    await nextTurn();
+    if (signal.aborted) throw signal.reason;
+    const page = await q.audiencePage(db, companyUuid, {
+      domainUuid,
+      to: sim.to,
+      where: m.filter.where,
+      after,
+      limit: PAGE,
+    });
+    if (page.length === 0) break;
+    after = page[page.length - 1]!.uuid;
+    const passing = page.filter((p) => p.passes);
+    const sends = sim.cap
+      ? await q.sentTimes(db, companyUuid, {
+          domainUuid,
+          personUuids: passing.map((p) => p.uuid),
+          from: new Date(input.from.getTime() - 7 * 86_400_000),
+          to: sim.to,
+          except: input.except,
+        })
+      : [];
+    const real = new Map<string, number[]>();
+    for (const s of sends) {
+      const list = real.get(s.person_uuid) ?? [];
+      list.push(new Date(s.sent_at).getTime());
+      real.set(s.person_uuid, list);
+    }
+
+    for (const row of page) {
+      const firstSeen = new Date(row.first_seen).getTime();
+      const mine = occurrences.filter((o) => o.getTime() >= firstSeen);
+      if (mine.length === 0) continue;
+      tally.enter(mine.length * offsets.length);
+      const person = personView(sim, { ...row, attributes: row.attributes ?? {} }, real.get(row.uuid) ?? []);
+      if (!row.passes) {
+        // Not in the fan-out's audience (the filter's SQL form): no delivery at all, only the funnel counts them.
+        for (const o of mine)
+          for (const _ of offsets) tally.removed('filter', row.uuid, person.who, OUT_OF_AUDIENCE.error, o);
+        continue;
+      }
+      // The person's planned sends, decided in due order; a deferred one is put back in its place.
+      const planned: { due: number; waiting?: { stage: SimulationStage; reason: string } }[] = mine
+        .flatMap((o) => offsets.map((s) => ({ due: o.getTime() + s * 1000 })))
+        .sort((a, b) => a.due - b.due);
+      while (planned.length) {
+        const next = planned.shift()!;
+        if (next.due >= sim.to.getTime()) {
+          const at = new Date(sim.to.getTime() - 1);
+          record(sim, person, at, stillWaiting(sim, person, at, next.waiting));
+          continue;
+        }
+        const at = new Date(next.due);
+        const d = decide(sim, person, at);
+        if (d.kind !== 'later') {
+          record(sim, person, at, d);
+          continue;
+        }
+        const later = { due: d.at.getTime(), waiting: { stage: d.stage, reason: d.reason } };
+        let i = 0;
+        while (i < planned.length && planned[i]!.due <= later.due) i++;
+        planned.splice(i, 0, later);
+      }
+    }
+    if (page.length < PAGE) break;
+  }
+}
