@@ -16,6 +16,7 @@ export * from './engine/onsite.schema.ts';
 export * from './envelope.ts';
 export * from './experiments/assign-arm.ts';
 export * from './experiments/experiment.schema.ts';
+export * from './experiments/experiment-report.ts';
 export * from './experiments/stats.ts';
 export * from './experiments/verdict.ts';
 export * from './filter/predicate.ts';

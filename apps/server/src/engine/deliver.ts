@@ -1,6 +1,7 @@
 import type { ChannelAdapter, ChannelDelivery, SendResult } from '../channels/channel.ts';
 import type { AppContext } from '../lib/context.ts';
 import { unsubscribeUrl } from '../lib/unsubscribe-token.ts';
+import { decideArm } from './arm.ts';
 import { type BatchContext, PROVIDER_CHANNELS } from './batch-context.ts';
 import * as q from './deliveries.queries.ts';
 import { engineMessages } from './messages.ts';
@@ -19,7 +20,8 @@ import {
 import { capDeferral, MAX_ATTEMPTS, retryAt, worktimeDeferral } from './timing.ts';
 
 /*
- * The send stage, one claimed delivery: does it still qualify (qualify.ts), is it due now (worktime: timing.ts), can
+ * The send stage, one claimed delivery: does it still qualify (qualify.ts), is it due now (worktime: timing.ts), which
+ * experiment arm is the person in (arm.ts: a control group holds them out, skipped; a variant picks the message), can
  * the channel still reach the person (qualify.ts, reachability: else skipped), is there room under the frequency cap
  * (timing.ts), then its channel's adapter sends it and the outcome goes to the pass's recorder. This runs for every
  * delivery of a campaign: no allocation, await or query beyond what the delivery needs (the abandon goal's pages,
@@ -64,21 +66,24 @@ export async function deliver(env: SendEnv, pass: PassState, d: q.ClaimedDeliver
   if (!passesAudience(compiled, person.attributes)) return end(pass, d, OUT_OF_AUDIENCE);
   const opening = worktimeDeferral(now, compiled, row.time_zone);
   if (opening) return recorder.add({ id: d.id, status: 'queued', error: null, dueAt: opening, refund: true });
+  // The arm is decided when the message would go out (held-out persons count from then), before the cap is asked.
+  const { arm, heldOut, content: variantContent } = decideArm(row, d.person_uuid);
+  if (heldOut) return recorder.add({ id: d.id, status: 'skipped', error: heldOut, arm });
   // Reachable when queued, maybe not now (unsubscribed since): skipped with the reason, before the cap is asked.
   const unreachable = unreachableReason(compiled.channelType, person);
-  if (unreachable) return recorder.add({ id: d.id, status: 'skipped', error: unreachable });
+  if (unreachable) return recorder.add({ id: d.id, status: 'skipped', error: unreachable, arm });
   const adapter = compiled.channelType ? env.adapters.get(compiled.channelType) : undefined;
   const key = batch.keys.get(d.domain_uuid);
   if (!adapter || !compiled.content || !key) {
-    return recorder.add({ id: d.id, status: 'failed', error: engineMessages.noChannel });
+    return recorder.add({ id: d.id, status: 'failed', error: engineMessages.noChannel, arm });
   }
   const channel = PROVIDER_CHANNELS.has(adapter.type)
     ? batch.channelOf.get(`${d.domain_uuid}|${adapter.type}`)
     : undefined;
   if (PROVIDER_CHANNELS.has(adapter.type)) {
-    if (!channel) return recorder.add({ id: d.id, status: 'failed', error: engineMessages.noProviderChannel });
+    if (!channel) return recorder.add({ id: d.id, status: 'failed', error: engineMessages.noProviderChannel, arm });
     // Refused credentials fail fast: no call the provider would refuse again, thousands of times.
-    if (channel.refused) return recorder.add({ id: d.id, status: 'failed', error: channel.refused });
+    if (channel.refused) return recorder.add({ id: d.id, status: 'failed', error: channel.refused, arm });
   }
   const cap = batch.capOf.get(d.domain_uuid);
   if (cap) {
@@ -92,8 +97,15 @@ export async function deliver(env: SendEnv, pass: PassState, d: q.ClaimedDeliver
     if (!slot.ok) {
       const later = capDeferral(compiled, slot.nextAt);
       return later
-        ? recorder.add({ id: d.id, status: 'queued', error: engineMessages.frequencyCap, dueAt: later, refund: true })
-        : recorder.add({ id: d.id, status: 'skipped', error: engineMessages.frequencyCap });
+        ? recorder.add({
+            id: d.id,
+            status: 'queued',
+            error: engineMessages.frequencyCap,
+            dueAt: later,
+            refund: true,
+            arm,
+          })
+        : recorder.add({ id: d.id, status: 'skipped', error: engineMessages.frequencyCap, arm });
     }
   }
   const delivery: ChannelDelivery = {
@@ -108,7 +120,7 @@ export async function deliver(env: SendEnv, pass: PassState, d: q.ClaimedDeliver
       pushSubscription: person.push_status === 'subscribed' ? person.push_subscription : null,
       attributes: person.attributes,
     },
-    content: compiled.content,
+    content: variantContent ?? compiled.content,
     channelProperties: channel?.properties ?? {},
     ...(EMAIL_CHANNELS.has(adapter.type)
       ? { unsubscribeUrl: unsubscribeUrl(config.publicUrl, config.secretKey, person.uuid) }
@@ -124,13 +136,13 @@ export async function deliver(env: SendEnv, pass: PassState, d: q.ClaimedDeliver
   }
   if (result.ok) {
     return recorder.addSent(
-      { id: d.id, status: 'sent', error: null, sentAt: clock.now() },
+      { id: d.id, status: 'sent', error: null, sentAt: clock.now(), arm },
       d.person_uuid,
       d.momentum_uuid,
     );
   }
   if (result.gone) pass.gone.push(d.person_uuid);
-  if (result.skipped) return recorder.add({ id: d.id, status: 'skipped', error: result.reason });
+  if (result.skipped) return recorder.add({ id: d.id, status: 'skipped', error: result.reason, arm });
   if (result.credentialsRefused && channel) {
     channel.refused = result.reason;
     pass.refused.set(channel.uuid, result.reason);
@@ -141,11 +153,13 @@ export async function deliver(env: SendEnv, pass: PassState, d: q.ClaimedDeliver
       status: 'queued',
       error: result.reason,
       dueAt: retryAt(clock.now(), d.attempts, result.retryAfterSeconds),
+      arm,
     });
   }
   return recorder.add({
     id: d.id,
     status: 'failed',
     error: result.transient ? `${engineMessages.tooManyAttempts} ${result.reason}` : result.reason,
+    arm,
   });
 }

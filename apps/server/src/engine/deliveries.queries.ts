@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { GLOBAL_CONTROL_ARM } from '@impeto/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../db/client.ts';
 import type { DeliveryStatus } from '../db/schema.ts';
@@ -189,6 +190,8 @@ export interface Outcome {
   dueAt?: Date | null;
   /** Give the attempt back (a worktime deferral is not a failed attempt). */
   refund?: boolean;
+  /** The experiment arm the person was assigned (engine/arm.ts), recorded on the delivery. */
+  arm?: string | null;
 }
 
 /**
@@ -204,6 +207,7 @@ export async function recordOutcomes(db: Db, outcomes: Outcome[], now: Date) {
     sent_at: o.sentAt?.toISOString() ?? null,
     due_at: o.dueAt?.toISOString() ?? null,
     refund: o.refund ?? false,
+    arm: o.arm ?? null,
   }));
   // The sent counter of analytics moves in the same statement, once per delivery (only a 'sending' row is updated).
   await db.execute(sql`
@@ -220,11 +224,29 @@ export async function recordOutcomes(db: Db, outcomes: Outcome[], now: Date) {
         dedupe_key = CASE WHEN r.status IN ('cancelled', 'expired', 'failed', 'skipped')
                             AND d.dedupe_key NOT LIKE '%:freed:%'
                           THEN d.dedupe_key || ':freed:' || d.id::text ELSE d.dedupe_key END,
+        arm = coalesce(r.arm, d.arm),
         updated_at = ${now}
       FROM jsonb_to_recordset(${json(records)}) AS r(id uuid, status text, error text, sent_at timestamptz,
-           due_at timestamptz, refund boolean)
+           due_at timestamptz, refund boolean, arm text)
       WHERE d.id = r.id AND d.status = 'sending'
-      RETURNING d.momentum_uuid, d.domain_uuid, d.sent_at, r.status AS outcome)
+      RETURNING d.momentum_uuid, d.domain_uuid, d.person_uuid, d.sent_at, r.status AS outcome, d.arm),
+    -- A person's first arm decision in a momentum is their assignment (counted once); later ones move last_at,
+    -- from which conversions are credited to the arm (attribution.ts).
+    assigned AS (
+      INSERT INTO experiment_assignments AS a (momentum_uuid, person_uuid, domain_uuid, arm, first_at, last_at)
+      SELECT DISTINCT ON (momentum_uuid, person_uuid) momentum_uuid, person_uuid, domain_uuid, arm, ${now}::timestamptz,
+        ${now}::timestamptz
+      FROM updated WHERE arm IS NOT NULL AND arm <> ${GLOBAL_CONTROL_ARM} AND person_uuid IS NOT NULL
+      ORDER BY momentum_uuid, person_uuid
+      ON CONFLICT (momentum_uuid, person_uuid) DO UPDATE SET last_at = greatest(a.last_at, excluded.last_at)
+      RETURNING a.momentum_uuid, a.domain_uuid, a.arm, a.first_at, (a.xmax = 0) AS fresh),
+    arm_counted AS (
+      ${bumpArmStats(sql`
+        SELECT momentum_uuid, domain_uuid, arm, first_at AS at, 1 AS assigned, 0 AS sent, 0 AS viewed, 0 AS clicked
+        FROM assigned WHERE fresh
+        UNION ALL
+        SELECT momentum_uuid, domain_uuid, arm, sent_at, 0, 1, 0, 0
+        FROM updated WHERE outcome = 'sent' AND arm IS NOT NULL AND arm <> ${GLOBAL_CONTROL_ARM}`)})
     ${bumpMomentumStats(sql`SELECT momentum_uuid, domain_uuid, sent_at AS at, 1 AS sent, 0 AS viewed, 0 AS clicked
       FROM updated WHERE outcome = 'sent'`)}`);
 }
@@ -244,6 +266,23 @@ const bumpMomentumStats = (rows: SQL) => sql`
   ORDER BY 1, 2
   ON CONFLICT (momentum_uuid, day) DO UPDATE SET
     sent = s.sent + excluded.sent, viewed = s.viewed + excluded.viewed, clicked = s.clicked + excluded.clicked`;
+
+/**
+ * The per-arm daily counters of experiments (issue #25), beside the per-momentum ones: rows `(momentum_uuid,
+ * domain_uuid, arm, at, assigned, sent, viewed, clicked)`, the day being `at` in the domain's time zone. The experiment
+ * report reads these (conversions are added by attribution.ts).
+ */
+const bumpArmStats = (rows: SQL) => sql`
+  INSERT INTO daily_arm_stats AS s (momentum_uuid, arm, day, domain_uuid, assigned, sent, viewed, clicked)
+  SELECT x.momentum_uuid, x.arm, (x.at AT TIME ZONE dm.timezone)::date, x.domain_uuid, sum(x.assigned), sum(x.sent),
+    sum(x.viewed), sum(x.clicked)
+  FROM (${rows}) AS x
+  JOIN domains dm ON dm.uuid = x.domain_uuid
+  GROUP BY 1, 2, 3, 4
+  ORDER BY 1, 2, 3
+  ON CONFLICT (momentum_uuid, day, arm) DO UPDATE SET
+    assigned = s.assigned + excluded.assigned, sent = s.sent + excluded.sent, viewed = s.viewed + excluded.viewed,
+    clicked = s.clicked + excluded.clicked`;
 
 /** The worker still sending these: pushes their lease forward. */
 export const renewLease = (db: Db, ids: string[], now: Date) =>
@@ -322,14 +361,19 @@ export interface DispatchMomentum {
   scheduled_at: Date | null;
   channel_uuid: string | null;
   time_zone: string;
+  /** A/B variants and control group (issue #25), as stored; read by the send stage (momentumsByUuid). */
+  experiment?: unknown;
+  /** The domain's global control group, 0–20 % (momentumsByUuid). */
+  control_group_percent?: number;
 }
 
 export const momentumsByUuid = (db: Db, uuids: string[]) =>
   queryRows<DispatchMomentum>(
     db,
     sql`SELECT m.uuid, m.domain_uuid, m.company_uuid, m.type, m.status, m.version, m.momentums, m.worktime,
-               m.activated_at, m.scheduled_at, m.channel_uuid, c.time_zone
-        FROM momentums m JOIN companies c ON c.uuid = m.company_uuid WHERE m.uuid IN ${uuidList(uuids)}`,
+               m.activated_at, m.scheduled_at, m.channel_uuid, c.time_zone, m.experiment, dm.control_group_percent
+        FROM momentums m JOIN companies c ON c.uuid = m.company_uuid JOIN domains dm ON dm.uuid = m.domain_uuid
+        WHERE m.uuid IN ${uuidList(uuids)}`,
   ).then((rows) => rows.map(readMomentum));
 
 export const activeTriggeredMomentums = (db: Db, domainUuid: string) =>
@@ -427,8 +471,12 @@ export async function applyReports(db: Db, reports: Report[], now: Date) {
         updated_at = ${now}
       FROM r
       WHERE d.id = r.id
-      RETURNING d.id, d.person_uuid, r.clicked, d.momentum_uuid, d.domain_uuid, r.at,
+      RETURNING d.id, d.person_uuid, r.clicked, d.momentum_uuid, d.domain_uuid, r.at, d.arm,
         (r.old_viewed IS NULL)::int AS new_view, (r.clicked AND r.old_clicked IS NULL)::int AS new_click),
+    arm_counted AS (
+      ${bumpArmStats(sql`SELECT momentum_uuid, domain_uuid, arm, at, 0 AS assigned, 0 AS sent, new_view AS viewed,
+        new_click AS clicked FROM updated
+        WHERE new_view + new_click > 0 AND arm IS NOT NULL AND arm <> ${GLOBAL_CONTROL_ARM}`)}),
     counted AS (
       ${bumpMomentumStats(sql`SELECT momentum_uuid, domain_uuid, at, 0 AS sent, new_view AS viewed, new_click AS clicked
         FROM updated WHERE new_view + new_click > 0`)})

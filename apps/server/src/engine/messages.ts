@@ -1,3 +1,5 @@
+import { experimentMessages } from '@impeto/shared';
+
 /** Why a delivery ended without being sent, or waits again: the text stored in `deliveries.error`. */
 export const engineMessages = {
   notActive: 'O momentum não está mais ativo.',
@@ -16,4 +18,7 @@ export const engineMessages = {
   noProviderChannel: 'O domínio não tem este canal integrado (ou ele foi desativado).',
   credentialsRefused: 'Credenciais recusadas pelo provedor',
   frequencyCap: 'limite de frequência',
+  // Held out by an experiment (engine/arm.ts): recorded `skipped`, nothing sent, no frequency cap used.
+  controlGroup: experimentMessages.heldOut,
+  globalControlGroup: experimentMessages.heldOutGlobal,
 } as const;

@@ -1,3 +1,4 @@
+import { globalControlPercentSchema } from '../experiments/experiment.schema.ts';
 import { msg } from '../messages.ts';
 import { z } from '../zod.ts';
 
@@ -20,6 +21,8 @@ export interface DomainItem {
   retention_months?: number;
   /** The IANA zone whose days the analytics count in (default America/Sao_Paulo). */
   timezone?: string;
+  /** Share of the domain's persons (0–20 %) that receive no message from any momentum or campaign (issue #25). */
+  control_group_percent?: number;
 }
 
 export { isDomainAllowed } from './domain-rules.ts';
@@ -106,8 +109,8 @@ export const createDomainSchema = (allowPrivate: boolean) =>
 export type CreateDomainInput = z.infer<ReturnType<typeof createDomainSchema>>;
 
 /**
- * Edit `{ name, address }`, enable `{ status: 'Active' }` (READINGS A-15) or set the analytics' time zone
- * `{ timezone }`; uuid in the path or the body.
+ * Edit `{ name, address }`, enable `{ status: 'Active' }` (READINGS A-15), set the analytics' time zone
+ * `{ timezone }` or the global control group `{ control_group_percent }`; uuid in the path or the body.
  */
 export const updateDomainSchema = (allowPrivate: boolean) =>
   z.object({
@@ -121,9 +124,11 @@ export const updateDomainSchema = (allowPrivate: boolean) =>
             address: siteUrlSchema(allowPrivate),
             retention_months: retentionMonthsSchema.optional(),
             timezone: timezoneSchema.optional(),
+            control_group_percent: globalControlPercentSchema.optional(),
           })
           .strict(),
         z.object({ uuid: z.uuid().optional(), timezone: timezoneSchema }).strict(),
+        z.object({ uuid: z.uuid().optional(), control_group_percent: globalControlPercentSchema }).strict(),
       ],
       { error: msg.common.invalidInput },
     ),

@@ -22,9 +22,10 @@ export const experimentMessages = {
   valuesRequired: 'Preencha a mensagem de cada variante.',
   variantChannel: 'Cada variante deve usar o canal do bloco de canal.',
   noDispatcher: 'Um teste A/B precisa de um bloco de canal.',
+  dcmNotSupported: 'Conteúdos do GCD ainda não aceitam teste A/B nem grupo de controle.',
   /** The reasons stored with a held-out delivery (the delivery log shows them). */
-  heldOut: 'Grupo de controle',
-  heldOutGlobal: 'Grupo de controle global',
+  heldOut: 'grupo de controle',
+  heldOutGlobal: 'grupo de controle global',
   reportLoaded: 'Resultado do teste carregado.',
   noExperiment: 'Este momentum não tem teste A/B nem grupo de controle.',
 } as const;

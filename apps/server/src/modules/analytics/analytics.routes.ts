@@ -3,6 +3,7 @@ import {
   analyticsRangeSchema,
   conversionSettingsSchema,
   eventPeriodQuerySchema,
+  experimentMessages,
   mostViewedQuerySchema,
   msg,
 } from '@impeto/shared';
@@ -13,6 +14,7 @@ import { principalOf } from '../../lib/auth-guard.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { ok } from '../../lib/reply.ts';
 import * as analytics from './analytics.service.ts';
+import { experimentReport } from './experiment.service.ts';
 
 const domainParam = z.object({ domainUuid: z.uuid(msg.common.notFound) });
 
@@ -61,6 +63,22 @@ export function analyticsRoutes(ctx: AppContext) {
     );
     r.get('/analytics/:domainUuid/momentums/daily', { schema: ranged }, async (req) =>
       ok(am.loaded, await analytics.momentumDaily(ctx, company(req), req.params.domainUuid, req.query)),
+    );
+    r.get(
+      '/analytics/:domainUuid/momentum/:momentumUuid/experiment',
+      {
+        schema: {
+          tags,
+          summary: 'Resultado do teste A/B e do grupo de controle de um momentum',
+          params: domainParam.extend({ momentumUuid: z.uuid(am.momentumNotFound) }),
+          querystring: analyticsRangeSchema,
+        },
+      },
+      async (req) =>
+        ok(
+          experimentMessages.reportLoaded,
+          await experimentReport(ctx, company(req), req.params.domainUuid, req.params.momentumUuid, req.query),
+        ),
     );
     r.get('/analytics/:domainUuid/optins/daily', { schema: ranged }, async (req) =>
       ok(am.loaded, await analytics.optinsDaily(ctx, company(req), req.params.domainUuid, req.query)),

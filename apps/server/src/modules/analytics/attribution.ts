@@ -38,6 +38,39 @@ const bumpAttributed = (rows: SQL) => sql`
     cart_accesses = s.cart_accesses + excluded.cart_accesses`;
 
 /**
+ * Conversions per experiment arm (issue #25), as CTEs after `inserted` (the new conversions): a conversion counts
+ * for every arm its person was assigned in a momentum (experiment_assignments, written by the send stage) from the
+ * moment the message went out or, held out, would have (first_at) until the click window after the latest such
+ * moment (last_at): clicked or not, so a control group's purchases count like the others'. The counters take each
+ * conversion and its revenue; `converted` counts a person once per momentum (their first conversion there).
+ */
+const experimentConversions = sql`
+  exposed AS (
+    SELECT a.momentum_uuid, a.person_uuid, a.domain_uuid, a.arm, a.converted_at, i.ts, i.value_cents
+    FROM inserted i JOIN experiment_assignments a ON a.person_uuid = i.person_uuid AND a.domain_uuid = i.domain_uuid
+    WHERE a.first_at <= i.ts AND a.last_at > i.ts - make_interval(days => ${ATTRIBUTION_WINDOWS.clickedDays})),
+  first_conversions AS (
+    UPDATE experiment_assignments a SET converted_at = f.ts
+    FROM (SELECT DISTINCT ON (momentum_uuid, person_uuid) momentum_uuid, person_uuid, ts FROM exposed
+          WHERE converted_at IS NULL ORDER BY momentum_uuid, person_uuid, ts) f
+    WHERE a.momentum_uuid = f.momentum_uuid AND a.person_uuid = f.person_uuid AND a.converted_at IS NULL
+    RETURNING a.momentum_uuid, a.domain_uuid, a.arm, f.ts),
+  arm_counted AS (
+    INSERT INTO daily_arm_stats AS s (momentum_uuid, arm, day, domain_uuid, conversions, converted, revenue_cents)
+    SELECT x.momentum_uuid, x.arm, (x.ts AT TIME ZONE dm.timezone)::date, x.domain_uuid, sum(x.conversions),
+      sum(x.converted), sum(x.revenue_cents)
+    FROM (SELECT momentum_uuid, domain_uuid, arm, ts, 1 AS conversions, 0 AS converted, value_cents AS revenue_cents
+          FROM exposed
+          UNION ALL
+          SELECT momentum_uuid, domain_uuid, arm, ts, 0, 1, 0 FROM first_conversions) x
+    JOIN domains dm ON dm.uuid = x.domain_uuid
+    GROUP BY 1, 2, 3, 4
+    ORDER BY 1, 2, 3
+    ON CONFLICT (momentum_uuid, day, arm) DO UPDATE SET
+      conversions = s.conversions + excluded.conversions, converted = s.converted + excluded.converted,
+      revenue_cents = s.revenue_cents + excluded.revenue_cents)`;
+
+/**
  * Attribution at storage time (DESIGN.md §12): after a batch is stored and its viewed/clicked reports applied,
  * conversions are recorded once per order (a repeated order_id is ignored by the unique key) and credited to the
  * person's latest clicked or viewed delivery; a page view matching the domain's cart rule is credited as the
@@ -85,7 +118,8 @@ export function createAttribution(db: Db) {
         INSERT INTO conversions (domain_uuid, order_key, person_uuid, event_id, value_cents, delivery_id, momentum_uuid, ts)
         SELECT d, k, p, e, cents, delivery_id, momentum_uuid, at FROM credited ORDER BY d, k
         ON CONFLICT DO NOTHING
-        RETURNING domain_uuid, momentum_uuid, ts, value_cents)
+        RETURNING domain_uuid, momentum_uuid, person_uuid, ts, value_cents),
+      ${experimentConversions}
       ${bumpAttributed(sql`SELECT momentum_uuid, domain_uuid, ts AS at, 1 AS conversions, value_cents AS revenue_cents,
         0 AS cart_accesses FROM inserted WHERE momentum_uuid IS NOT NULL`)}`);
   };

@@ -46,6 +46,7 @@ export const updateDomain = async (
       | 'removedAt'
       | 'retentionMonths'
       | 'timezone'
+      | 'controlGroupPercent'
     >
   >,
 ) =>

@@ -48,6 +48,11 @@ export function domainsRoutes(ctx: AppContext) {
         return ok(msg.domain.enabled, await domains.setDomainStatus(ctx, companyUuid, uuid, 'Active'));
       if (!('name' in body.domain) && 'timezone' in body.domain)
         return ok(msg.domain.updated, await domains.setTimezone(ctx, companyUuid, uuid, body.domain.timezone));
+      if (!('name' in body.domain))
+        return ok(
+          msg.domain.updated,
+          await domains.setControlGroup(ctx, companyUuid, uuid, body.domain.control_group_percent),
+        );
       return ok(msg.domain.updated, await domains.editDomain(ctx, companyUuid, uuid, body.domain));
     };
     r.put(

@@ -22,6 +22,7 @@ export const toDomainItem = (row: DomainRow): DomainItem => ({
   active: row.status === 'Active',
   retention_months: row.retentionMonths,
   timezone: row.timezone,
+  control_group_percent: row.controlGroupPercent,
 });
 
 const domainNotFound = () => notFound(msg.common.notFound, 'DOMAIN_NOT_FOUND');
@@ -83,7 +84,13 @@ export async function editDomain(
   ctx: AppContext,
   companyUuid: string,
   uuid: string,
-  input: { name: string; address: string; retention_months?: number | undefined; timezone?: string | undefined },
+  input: {
+    name: string;
+    address: string;
+    retention_months?: number | undefined;
+    timezone?: string | undefined;
+    control_group_percent?: number | undefined;
+  },
 ) {
   const current = await q.findDomain(ctx.db, companyUuid, uuid);
   if (!current) throw domainNotFound();
@@ -102,6 +109,7 @@ export async function editDomain(
     domainRoot,
     ...(moved ? { geroValidate: false } : {}),
     ...(input.retention_months !== undefined ? { retentionMonths: input.retention_months } : {}),
+    ...(input.control_group_percent !== undefined ? { controlGroupPercent: input.control_group_percent } : {}),
   });
   return toDomainItem(row!);
 }
@@ -119,6 +127,16 @@ export async function setTimezone(ctx: AppContext, companyUuid: string, uuid: st
   await requireKnownZone(ctx, timezone);
   const row = await q.setTimezone(ctx.db, companyUuid, uuid, timezone);
   return toDomainItem(row!);
+}
+
+/**
+ * The global control group (issue #25, `{ domain: { control_group_percent } }`): this share of the domain's persons
+ * receives no message from any momentum or campaign (engine/arm.ts), from the next send on.
+ */
+export async function setControlGroup(ctx: AppContext, companyUuid: string, uuid: string, percent: number) {
+  const row = await q.updateDomain(ctx.db, companyUuid, uuid, { controlGroupPercent: percent });
+  if (!row) throw domainNotFound();
+  return toDomainItem(row);
 }
 
 export async function setDomainStatus(

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CreateMomentumInput,
+  type Experiment,
+  experimentMessages,
+  isExperimentActive,
   itemMessages,
   type MomentumItem,
   type MomentumType,
@@ -35,6 +38,7 @@ export function toMomentumItem(row: q.MomentumRow): MomentumItem {
     channels: channelType ? { channel_type: channelType } : null,
     momentums: row.blocks,
     worktime: (row.worktime as MomentumItem['worktime']) ?? null,
+    experiment: (row.experiment as Experiment | null) ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -92,6 +96,22 @@ async function assertTitle(
  * carries no channel_uuid (doc 2 §7) and the engine sends by the block's type, but the editors read the item's
  * channel_uuid: an item made through the API (the demo's) would open with no channel.
  */
+/**
+ * The experiment to store (issue #25): null without one (absent, or no control group and no variants); GCD items run
+ * in the page, where no arm is drawn yet, so they refuse one. With variants the dispatcher block carries the first
+ * variant's message, so whatever reads the blocks alone sees variant A.
+ */
+function withExperiment(type: MomentumType, blocks: unknown[], experiment: Experiment | null | undefined) {
+  if (!isExperimentActive(experiment)) return { blocks, experiment: null };
+  if (type === 'dcm') throw invalid(experimentMessages.dcmNotSupported, 'experiment');
+  const first = experiment.variants[0]?.values[0];
+  if (!first) return { blocks, experiment };
+  return {
+    blocks: (blocks as Block[]).map((b) => (b.type === 'dispatcher' ? { ...b, values: [first] } : b)),
+    experiment,
+  };
+}
+
 async function resolveChannel(
   ctx: AppContext,
   domainUuid: string,
@@ -157,6 +177,7 @@ export async function create(ctx: AppContext, principal: Principal, input: Creat
   const status = input.status ?? 'Paused';
   const scheduledAt = status === 'Paused' && input.scheduled_at ? new Date(input.scheduled_at) : null;
   if (status !== 'Draft') assertComplete(ctx, input.type, input.momentums, scheduledAt);
+  const { blocks, experiment } = withExperiment(input.type, input.momentums, input.experiment);
   const now = ctx.clock.now();
   const row = await q.insertMomentum(ctx.db, {
     uuid: randomUUID(),
@@ -168,9 +189,10 @@ export async function create(ctx: AppContext, principal: Principal, input: Creat
     description: input.momentum_description ?? null,
     status,
     scheduledAt,
-    channelUuid: await resolveChannel(ctx, input.domain_uuid, input.channel_uuid, input.momentums),
-    blocks: input.momentums,
-    worktime: withEndDate(input.worktime, input.momentums),
+    channelUuid: await resolveChannel(ctx, input.domain_uuid, input.channel_uuid, blocks),
+    blocks,
+    experiment,
+    worktime: withEndDate(input.worktime, blocks),
     activatedAt: status === 'Active' ? now : null,
     createdAt: now,
     updatedAt: now,
@@ -196,14 +218,16 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
     const status = input.status ?? 'Draft';
     const scheduledAt = status === 'Paused' && input.scheduled_at ? new Date(input.scheduled_at) : null;
     if (status !== 'Draft') assertComplete(ctx, current.type, input.momentums, scheduledAt);
+    const { blocks, experiment } = withExperiment(current.type, input.momentums, input.experiment);
     const row = await q.updateMomentum(ctx.db, principal.companyUuid, current.uuid, {
       title,
       description: input.momentum_description ?? null,
       status,
       scheduledAt,
       channelUuid,
-      blocks: input.momentums,
-      worktime: withEndDate(input.worktime, input.momentums),
+      blocks,
+      experiment,
+      worktime: withEndDate(input.worktime, blocks),
       activatedAt: status === 'Active' ? ctx.clock.now() : null,
     });
     await ctx.engine?.momentumChanged(current.uuid);
@@ -211,15 +235,17 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
   }
 
   const locked = ['filter', 'trigger'];
-  const blocks = ['filter', 'trigger', 'dispatcher', 'finish']
+  const kept = ['filter', 'trigger', 'dispatcher', 'finish']
     .map((type) => (locked.includes(type) ? blockOf(current.blocks, type) : blockOf(input.momentums, type)))
     .filter(Boolean) as unknown[];
-  assertComplete(ctx, current.type, blocks, null);
+  assertComplete(ctx, current.type, kept, null);
+  const { blocks, experiment } = withExperiment(current.type, kept, input.experiment);
   const channelUuid = await resolveChannel(ctx, current.domainUuid, input.channel_uuid, blocks);
   const row = await q.updateMomentum(ctx.db, principal.companyUuid, current.uuid, {
     description: input.momentum_description ?? null,
     channelUuid,
     blocks,
+    experiment,
     worktime: withEndDate(input.worktime, blocks),
   });
   await ctx.engine?.momentumChanged(current.uuid);
