@@ -1,5 +1,5 @@
 import { dcmMessages, type MomentumItem, momentumMessages as mm } from '@impeto/shared';
-import { Alert, Badge, Box, Button, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Group, Modal, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import {
   IconArrowLeft,
   IconBolt,
@@ -9,6 +9,7 @@ import {
   IconEye,
   IconFilter,
   IconFlagCheck,
+  IconFlask,
   IconLock,
 } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
@@ -51,6 +52,7 @@ import {
   statusLabel,
   useSaveMomentum,
 } from '../../momentums/index.ts';
+import { SimulationPanel } from '../../simulate/index.ts';
 import {
   bytes,
   checkDcm,
@@ -114,6 +116,7 @@ export function DcmManager({ domainUuid, siteRoot, item, viewOnly = false }: Dcm
   const [state, setState] = useState<ManagerState>(initial);
   const [errors, setErrors] = useState<Errors>({});
   const [lastSteps, setLastSteps] = useState(false);
+  const [simulateOpen, setSimulateOpen] = useState(false);
   const blocksRef = useRef<unknown[]>([]);
   const isDraft = item?.status === 'Draft';
   /** An existing non-draft item keeps its title, filter, trigger and status (READINGS A-33). */
@@ -197,6 +200,28 @@ export function DcmManager({ domainUuid, siteRoot, item, viewOnly = false }: Dcm
       onError: (error) => notifyError(saveFailedMessage(error, dcmMessages.saveFailed)),
     });
   }
+
+  /** The manager's state as the body of /momentum/create, for 'Simular'; null while a block is incomplete. */
+  const simulationBody = () => {
+    const original = (t: string) => blockOf(item?.momentums, t);
+    const f =
+      locked && original('filter') ? { ok: true as const, block: original('filter') } : checkFilter(state.filter);
+    const t =
+      locked && original('trigger')
+        ? { ok: true as const, block: original('trigger') }
+        : checkDcmTrigger(state.trigger);
+    const d = checkDcm(state.tags, state.dispatcher);
+    if (!f.ok || !t.ok || !d.ok) return null;
+    const fin = state.finish.enabled ? checkFinishFuture(state.finish) : null;
+    return {
+      domain_uuid: domainUuid,
+      type: 'dcm',
+      momentum_title: state.title.trim(),
+      momentums: [f.block, t.block, d.block, ...(fin?.ok ? [fin.block] : [])],
+      worktime: worktimeErrors(state.worktime) ? null : toWorktime(state.worktime),
+      ...(item ? { uuid: item.uuid } : {}),
+    };
+  };
 
   const codeSummary = (() => {
     const parts = [
@@ -372,6 +397,9 @@ export function DcmManager({ domainUuid, siteRoot, item, viewOnly = false }: Dcm
         </FormSection>
       </Stack>
       <Group justify="flex-end" mt="lg" gap="sm">
+        <Button variant="default" leftSection={<IconFlask size={16} />} onClick={() => setSimulateOpen(true)}>
+          Simular
+        </Button>
         {viewOnly ? (
           <Button component={Link} to={back} variant="default" leftSection={<IconArrowLeft size={16} />}>
             Voltar
@@ -387,6 +415,12 @@ export function DcmManager({ domainUuid, siteRoot, item, viewOnly = false }: Dcm
           </>
         )}
       </Group>
+      <Modal opened={simulateOpen} onClose={() => setSimulateOpen(false)} title="Simular conteúdo do GCD" size="xl">
+        <SimulationPanel
+          momentum={simulationBody}
+          incompleteMessage="Complete o filtro, o gatilho e as tags customizadas para simular."
+        />
+      </Modal>
       {viewOnly ? null : (
         <LastStepsModal
           opened={lastSteps}

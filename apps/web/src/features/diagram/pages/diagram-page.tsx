@@ -9,6 +9,7 @@ import {
   IconArrowsMaximize,
   IconArrowsMinimize,
   IconCheck,
+  IconFlask,
   IconListDetails,
 } from '@tabler/icons-react';
 import { ReactFlowProvider } from '@xyflow/react';
@@ -21,6 +22,7 @@ import { withDomain } from '../../../lib/navigation.ts';
 import { getSession } from '../../../lib/session.ts';
 import { removeKey, writeJson } from '../../../lib/storage.ts';
 import { type FieldErrors, ScheduleModal, worktimeWithEndDate } from '../../blocks/index.ts';
+import { SimulationPanel } from '../../simulate/index.ts';
 import { useDiagramMomentum } from '../api/get-momentum.ts';
 import { useDomainChannels } from '../api/list-domain-channels.ts';
 import { type DiagramSaveBody, useSaveDiagram } from '../api/save-momentum.ts';
@@ -123,6 +125,7 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
   const tourStep = useTourStep();
 
   const [title, setTitle] = useState(item?.momentum_title ?? '');
+  const [simulateOpen, setSimulateOpen] = useState(false);
   const [description, setDescription] = useState(item?.momentum_description ?? '');
   const [rawForms, setForms] = useState<DiagramForms>(() =>
     item ? blocksToForms(item.momentums, kind, item.channel_uuid) : {},
@@ -311,6 +314,23 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
     if (collect('schedule')) setScheduleOpen(true);
   };
 
+  /** The board as the body of /momentum/create, for 'Simular'; null while a block on it is incomplete. */
+  const simulationBody = () => {
+    const checked = fromGraph(graph).map((block) => checkBlock(block, { channelUuid }));
+    if (checked.some((c) => !c.ok)) return null;
+    const momentums = checked.map((c) => (c as { block: unknown }).block);
+    const worktime = worktimeWithEndDate(item?.worktime, momentums);
+    return {
+      ...(item ? { uuid: item.uuid } : {}),
+      domain_uuid: domainUuid,
+      type: kind,
+      momentum_title: title.trim(),
+      momentums,
+      ...(worktime ? { worktime } : {}),
+      ...(item?.scheduled_at ? { scheduled_at: item.scheduled_at } : {}),
+    };
+  };
+
   const filterBlock = blocks.find((b) => b.type === 'filter');
   const impact = filterBlock ? (
     <ImpactIndicator
@@ -362,6 +382,14 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
               Entregas
             </Button>
           ) : null}
+          <Button
+            variant="default"
+            size="sm"
+            leftSection={<IconFlask size={16} />}
+            onClick={() => setSimulateOpen(true)}
+          >
+            Simular
+          </Button>
           <Tooltip label={expanded ? 'Recolher o quadro' : 'Expandir o quadro (esconde o menu lateral)'}>
             <Button
               variant="default"
@@ -442,6 +470,19 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
           </TourTarget>
         )}
       </Group>
+
+      <Modal
+        opened={simulateOpen}
+        onClose={() => setSimulateOpen(false)}
+        title={kind === 'campaign' ? 'Simular campanha' : 'Simular momentum'}
+        size="xl"
+        zIndex={400}
+      >
+        <SimulationPanel
+          momentum={simulationBody}
+          incompleteMessage="Complete os blocos do diagrama (gatilho e canal) para simular."
+        />
+      </Modal>
 
       <ScheduleModal
         title={kind === 'campaign' ? 'Agendar campanha' : 'Agendar momentum'}

@@ -61,6 +61,7 @@ import {
   worktimeFromItem,
   worktimeWithEndDate,
 } from '../../blocks/index.ts';
+import { SimulationPanel } from '../../simulate/index.ts';
 import { momentumQueryKey } from '../api/get-momentum.ts';
 import { type MomentumBody, useSaveMomentum } from '../api/save-momentum.ts';
 import { displayStatus, listPath, NOUN, STATUS_COLORS, statusLabel } from './momentum-status.ts';
@@ -369,6 +370,9 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
           updatedAt={item?.updated_at}
           scheduledAt={item?.scheduled_at}
         />
+        <Stack mt="lg">
+          <SimulationPanel momentum={() => bodyOf(blocks, {}, true)} />
+        </Stack>
         {refusal ? (
           <Alert color="red" variant="light" mt="lg" icon={<IconAlertTriangle />}>
             {refusal}
