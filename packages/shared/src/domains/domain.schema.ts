@@ -1,5 +1,6 @@
 import { globalControlPercentSchema } from '../experiments/experiment.schema.ts';
 import { msg } from '../messages.ts';
+import { domainTimingShape, extraHolidaysSchema, type QuietHours, quietHoursSchema } from '../timing/timing.schema.ts';
 import { z } from '../zod.ts';
 
 export const DOMAIN_STATUSES = ['Active', 'Inactive'] as const;
@@ -21,6 +22,10 @@ export interface DomainItem {
   retention_months?: number;
   /** The IANA zone whose days the analytics count in (default America/Sao_Paulo). */
   timezone?: string;
+  /** Quiet hours in the visitor's local time (issue #27): push, SMS and e-mail due inside wait for the end; null = off. */
+  quiet_hours?: QuietHours | null;
+  /** The domain's own holidays (YYYY-MM-DD) beside the national ones (issue #27). */
+  extra_holidays?: string[];
   /** Share of the domain's persons (0–20 %) that receive no message from any momentum or campaign (issue #25). */
   control_group_percent?: number;
 }
@@ -124,10 +129,14 @@ export const updateDomainSchema = (allowPrivate: boolean) =>
             address: siteUrlSchema(allowPrivate),
             retention_months: retentionMonthsSchema.optional(),
             timezone: timezoneSchema.optional(),
+            ...domainTimingShape,
             control_group_percent: globalControlPercentSchema.optional(),
           })
           .strict(),
         z.object({ uuid: z.uuid().optional(), timezone: timezoneSchema }).strict(),
+        // Quiet hours and the domain's own holidays (issue #27), alone or together.
+        z.object({ uuid: z.uuid().optional(), ...domainTimingShape, quiet_hours: quietHoursSchema }).strict(),
+        z.object({ uuid: z.uuid().optional(), ...domainTimingShape, extra_holidays: extraHolidaysSchema }).strict(),
         z.object({ uuid: z.uuid().optional(), control_group_percent: globalControlPercentSchema }).strict(),
       ],
       { error: msg.common.invalidInput },

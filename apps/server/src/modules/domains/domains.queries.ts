@@ -46,6 +46,8 @@ export const updateDomain = async (
       | 'removedAt'
       | 'retentionMonths'
       | 'timezone'
+      | 'quietHours'
+      | 'extraHolidays'
       | 'controlGroupPercent'
     >
   >,

@@ -18,6 +18,13 @@ import * as domains from './domains.service.ts';
 const uuidParam = z.object({ uuid: z.uuid(msg.common.notFound) });
 const versionParams = z.object({ uuid: z.uuid(msg.common.notFound), version: z.string().max(40) });
 
+type DomainUpdate = z.infer<ReturnType<typeof updateDomainSchema>>['domain'];
+/** Quiet hours or own holidays without name and address (issue #27); with them, the edit takes them along. */
+const isTimingOnly = (
+  d: DomainUpdate,
+): d is Extract<DomainUpdate, { quiet_hours: unknown } | { extra_holidays: unknown }> =>
+  !('name' in d) && ('quiet_hours' in d || 'extra_holidays' in d);
+
 export function domainsRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<ZodTypeProvider>();
@@ -46,6 +53,8 @@ export function domainsRoutes(ctx: AppContext) {
       if (!uuid) throw notFound(msg.common.notFound, 'DOMAIN_NOT_FOUND');
       if ('status' in body.domain)
         return ok(msg.domain.enabled, await domains.setDomainStatus(ctx, companyUuid, uuid, 'Active'));
+      if (isTimingOnly(body.domain))
+        return ok(msg.domain.updated, await domains.setDomainTiming(ctx, companyUuid, uuid, body.domain));
       if (!('name' in body.domain) && 'timezone' in body.domain)
         return ok(msg.domain.updated, await domains.setTimezone(ctx, companyUuid, uuid, body.domain.timezone));
       if (!('name' in body.domain))

@@ -1,5 +1,5 @@
 import { createECDH, randomBytes, randomUUID } from 'node:crypto';
-import { type DomainItem, type DomainOnboarding, msg, ONBOARDING_STEPS } from '@impeto/shared';
+import { type DomainItem, type DomainOnboarding, msg, ONBOARDING_STEPS, type QuietHours } from '@impeto/shared';
 import type { domains } from '../../db/schema.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.ts';
@@ -22,6 +22,8 @@ export const toDomainItem = (row: DomainRow): DomainItem => ({
   active: row.status === 'Active',
   retention_months: row.retentionMonths,
   timezone: row.timezone,
+  quiet_hours: row.quietHours ?? null,
+  extra_holidays: row.extraHolidays,
   control_group_percent: row.controlGroupPercent,
 });
 
@@ -89,6 +91,8 @@ export async function editDomain(
     address: string;
     retention_months?: number | undefined;
     timezone?: string | undefined;
+    quiet_hours?: QuietHours | null | undefined;
+    extra_holidays?: string[] | undefined;
     control_group_percent?: number | undefined;
   },
 ) {
@@ -109,6 +113,7 @@ export async function editDomain(
     domainRoot,
     ...(moved ? { geroValidate: false } : {}),
     ...(input.retention_months !== undefined ? { retentionMonths: input.retention_months } : {}),
+    ...timingSet(input),
     ...(input.control_group_percent !== undefined ? { controlGroupPercent: input.control_group_percent } : {}),
   });
   return toDomainItem(row!);
@@ -135,6 +140,26 @@ export async function setTimezone(ctx: AppContext, companyUuid: string, uuid: st
  */
 export async function setControlGroup(ctx: AppContext, companyUuid: string, uuid: string, percent: number) {
   const row = await q.updateDomain(ctx.db, companyUuid, uuid, { controlGroupPercent: percent });
+  if (!row) throw domainNotFound();
+  return toDomainItem(row);
+}
+
+const timingSet = (input: { quiet_hours?: QuietHours | null | undefined; extra_holidays?: string[] | undefined }) => ({
+  ...(input.quiet_hours !== undefined ? { quietHours: input.quiet_hours } : {}),
+  ...(input.extra_holidays !== undefined ? { extraHolidays: input.extra_holidays } : {}),
+});
+
+/**
+ * Quiet hours and the domain's own holidays (issue #27, `{ domain: { quiet_hours, extra_holidays } }`): the engine
+ * reads them when it decides a delivery's due time, from the next decision on.
+ */
+export async function setDomainTiming(
+  ctx: AppContext,
+  companyUuid: string,
+  uuid: string,
+  input: { quiet_hours?: QuietHours | null | undefined; extra_holidays?: string[] | undefined },
+) {
+  const row = await q.updateDomain(ctx.db, companyUuid, uuid, timingSet(input));
   if (!row) throw domainNotFound();
   return toDomainItem(row);
 }

@@ -1,4 +1,4 @@
-import type { DomainItem } from '@impeto/shared';
+import type { DomainItem, QuietHours } from '@impeto/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
@@ -7,12 +7,19 @@ export interface UpdateDomainVariables {
   name: string;
   address: string;
   retention_months?: number;
+  /** Sent only when changed (issue #27). */
+  quiet_hours?: QuietHours | null;
+  extra_holidays?: string[];
 }
 
 /** Edit: PUT /domain/update/:uuid with `{ domain: { name, address } }` (READINGS A-15). */
-export const updateDomain = ({ uuid, name, address, retention_months }: UpdateDomainVariables) =>
+export const updateDomain = ({ uuid, name, address, ...rest }: UpdateDomainVariables) =>
   api.put<DomainItem>(`/domain/update/${encodeURIComponent(uuid)}`, {
-    domain: { name, address, ...(retention_months !== undefined ? { retention_months } : {}) },
+    domain: {
+      name,
+      address,
+      ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
+    },
   });
 
 export function useUpdateDomain() {

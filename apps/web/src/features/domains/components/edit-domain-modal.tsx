@@ -5,13 +5,17 @@ import {
   ensureHttps,
   retentionMonthsSchema,
 } from '@impeto/shared';
-import { Button, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Stack, Switch, TagsInput, TextInput } from '@mantine/core';
+import { TimeInput } from '@mantine/dates';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useAppConfig } from '../../../lib/app-config.ts';
 import { applyFieldErrors } from '../../../lib/form-errors.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useUpdateDomain } from '../api/update-domain.ts';
+import { type DomainTimingFields, readTimingFields, timingFieldsOf } from './domain-timing.ts';
+
+const NO_TIMING: DomainTimingFields = { quiet_on: false, quiet_start: '22:00', quiet_end: '08:00', holidays: [] };
 
 interface Props {
   domain: DomainItem | null;
@@ -23,13 +27,23 @@ export function EditDomainModal({ domain, onClose }: Props) {
   const updateDomain = useUpdateDomain();
   const allowPrivate = useAppConfig().data?.allowPrivate ?? false;
   const form = useForm({
-    initialValues: { name: '', domain: '', retention_months: DEFAULT_RETENTION_MONTHS as number | string },
+    initialValues: {
+      name: '',
+      domain: '',
+      retention_months: DEFAULT_RETENTION_MONTHS as number | string,
+      ...NO_TIMING,
+    },
     validate: (values) => {
       const errors = schemaResolver(createDomainSchema(allowPrivate).shape.domain.pick({ name: true, domain: true }), {
         sync: true,
       })(values);
       const retention = retentionMonthsSchema.safeParse(values.retention_months);
-      return retention.success ? errors : { ...errors, retention_months: retention.error.issues[0]?.message };
+      const timing = domain ? readTimingFields(values, domain) : { change: {} };
+      return {
+        ...errors,
+        ...(retention.success ? {} : { retention_months: retention.error.issues[0]?.message }),
+        ...('errors' in timing ? timing.errors : {}),
+      };
     },
   });
 
@@ -40,18 +54,21 @@ export function EditDomainModal({ domain, onClose }: Props) {
         name: domain.name,
         domain: domain.domain,
         retention_months: domain.retention_months ?? DEFAULT_RETENTION_MONTHS,
+        ...timingFieldsOf(domain),
       });
     else form.reset();
   }, [domain?.uuid]);
 
   const submit = form.onSubmit((values) => {
     if (!domain) return;
+    const timing = readTimingFields(values, domain);
     updateDomain.mutate(
       {
         uuid: domain.uuid,
         name: values.name.trim(),
         address: ensureHttps(values.domain),
         retention_months: Number(values.retention_months),
+        ...('change' in timing ? timing.change : {}),
       },
       {
         onSuccess: (answer) => {
@@ -63,6 +80,9 @@ export function EditDomainModal({ domain, onClose }: Props) {
             'domain.name': 'name',
             'domain.address': 'domain',
             'domain.retention_months': 'retention_months',
+            'domain.quiet_hours.start': 'quiet_start',
+            'domain.quiet_hours.end': 'quiet_end',
+            'domain.extra_holidays': 'holidays',
           });
           notifyError(error);
         },
@@ -96,6 +116,26 @@ export function EditDomainModal({ domain, onClose }: Props) {
             allowNegative={false}
             clampBehavior="none"
             {...form.getInputProps('retention_months')}
+          />
+          <Switch
+            label="Horário de silêncio"
+            description="Push, SMS e e-mail que vencerem dentro da janela esperam o fim dela, no horário de cada visitante. Nada é descartado; mensagens no site não são afetadas."
+            {...form.getInputProps('quiet_on', { type: 'checkbox' })}
+          />
+          {form.values.quiet_on && (
+            <Group grow align="flex-start">
+              <TimeInput label="Início do silêncio" name="quiet_start" {...form.getInputProps('quiet_start')} />
+              <TimeInput label="Fim do silêncio" name="quiet_end" {...form.getInputProps('quiet_end')} />
+            </Group>
+          )}
+          <TagsInput
+            label="Feriados próprios"
+            description="Datas estaduais e municipais (dd/mm/aaaa, Enter a cada uma), além dos feriados nacionais. Agendamentos e recorrências com 'Não enviar em feriados' passam para o dia seguinte."
+            placeholder="dd/mm/aaaa"
+            splitChars={[',', ' ', ';']}
+            acceptValueOnBlur
+            clearable
+            {...form.getInputProps('holidays')}
           />
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose}>

@@ -1,5 +1,5 @@
-import { msg } from '@impeto/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { msg, timingMessages } from '@impeto/shared';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { COMPANY, type FetchHandler, ok, renderPage } from '../../../test/render-page.tsx';
@@ -167,6 +167,48 @@ describe('domains page', () => {
     expect(await screen.findByText(msg.domain.updated)).toBeTruthy();
     expect(calls.find((c) => c.method === 'PUT')?.json).toEqual({
       domain: { name: 'Loja Aurora', address: 'https://loja.example.com', retention_months: 6 },
+    });
+  });
+
+  it('sets quiet hours and the domain’s own holidays, refusing bad ones in Portuguese (issue #27)', async () => {
+    const { calls } = renderPage('/domains', {
+      session: true,
+      fetch: serve((url, method) =>
+        method === 'PUT' && url === `/api/domain/update/${DOMAINS[0]?.uuid}`
+          ? { body: { message: msg.domain.updated, data: DOMAINS[0] } }
+          : undefined,
+      ),
+    });
+    await ready();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Opções de Loja Aurora' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Editar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editando domínio' });
+    expect(within(dialog).queryByLabelText('Início do silêncio')).toBeNull();
+    await user.click(within(dialog).getByRole('switch', { name: /Horário de silêncio/ }));
+    const start = within(dialog).getByLabelText('Início do silêncio') as HTMLInputElement;
+    const end = within(dialog).getByLabelText('Fim do silêncio') as HTMLInputElement;
+    expect([start.value, end.value]).toEqual(['22:00', '08:00']);
+    fireEvent.change(end, { target: { value: '22:00' } });
+    const holidays = within(dialog).getByPlaceholderText('dd/mm/aaaa');
+    await user.type(holidays, '31/02/2026{enter}');
+    await user.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await within(dialog).findByText(timingMessages.quietHoursEmpty)).toBeTruthy();
+    expect(within(dialog).getByText(timingMessages.holidayInvalid)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    fireEvent.change(end, { target: { value: '07:30' } });
+    await user.type(holidays, '{backspace}20/01/2026{enter}9/7/2026{enter}');
+    await user.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText(msg.domain.updated)).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')?.json).toEqual({
+      domain: {
+        name: 'Loja Aurora',
+        address: 'https://loja.example.com',
+        retention_months: 13,
+        quiet_hours: { start: '22:00', end: '07:30' },
+        extra_holidays: ['2026-01-20', '2026-07-09'],
+      },
     });
   });
 
