@@ -1,9 +1,9 @@
-import type { CompiledMomentum } from '../../engine/matcher.ts';
+import { type ArmMomentum, decideArm } from '../../engine/arm.ts';
 
 /*
- * The control group's stage of the funnel (DESIGN.md §13, experiments). Control groups do not exist yet, so nobody
- * is held out and the stage removes 0. When they land, arm assignment is a pure function in packages/shared
- * (person + momentum → arm; person + domain → global control) that the engine calls at delivery time: call that
- * same function here, and the simulation's funnel counts the people it holds out.
+ * The control group's stage of the funnel (DESIGN.md §13, experiments): the engine's own arm decision (engine/arm.ts
+ * over the shared assignArm and inGlobalControl), so the simulation holds out the people the momentum's control group
+ * and the domain's global group would. A draft not saved yet has no uuid of its own: its people are drawn under a
+ * random one, in the same shares.
  */
-export const heldOutAsControl = (_m: CompiledMomentum, _personUuid: string): boolean => false;
+export const heldOutAsControl = (m: ArmMomentum, personUuid: string): string | null => decideArm(m, personUuid).heldOut;

@@ -1,6 +1,7 @@
 import { type SimulationStage, simulateMessages } from '@impeto/shared';
 import { isEmailAddress } from '../../channels/email-content.ts';
 import { toE164Mobile } from '../../channels/zenvia.ts';
+import type { ArmMomentum } from '../../engine/arm.ts';
 import type { CompiledMomentum } from '../../engine/matcher.ts';
 import { engineMessages } from '../../engine/messages.ts';
 import { momentumStopped, OUT_OF_AUDIENCE, passesAudience, unreachableReason } from '../../engine/qualify.ts';
@@ -12,8 +13,8 @@ import type { Recipient, Tally } from './tally.ts';
 
 /*
  * A planned send at its due time, decided by the engine's own send-time functions (deliver.ts asks the same ones):
- * the momentum still running (finish date), the audience filter, the channel's reach, the worktime window and the
- * frequency cap, then the control group. Nothing here is written anywhere: the person's messages are a list kept
+ * the momentum still running (finish date), the audience filter, the channel's reach, the worktime window, the
+ * control groups (before the cap, as in the engine: a person held out uses none of it), then the frequency cap. Nothing here is written anywhere: the person's messages are a list kept
  * in memory while the replay runs. A person's attributes are the stored ones, as they are now.
  */
 
@@ -22,6 +23,8 @@ export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolv
 
 export interface Simulation {
   m: CompiledMomentum;
+  /** What the arm decision reads: the momentum's uuid and experiment, the domain's global control group. */
+  arm: ArmMomentum;
   /** The company's time zone (worktime, recurrences). */
   timeZone: string;
   /** The end of the range: what would be sent later is not counted. */
@@ -95,6 +98,8 @@ export function decide(sim: Simulation, person: PersonView, at: Date): Decision 
   if (person.unreachable) return removed('channel', person.unreachable);
   const opening = worktimeDeferral(at, m, sim.timeZone);
   if (opening) return { kind: 'later', at: opening, stage: 'schedule', reason: simulateMessages.waitingWindow };
+  const heldOut = heldOutAsControl(sim.arm, person.uuid);
+  if (heldOut) return removed('control_group', heldOut);
   if (sim.cap) {
     const full = capFullUntil(weekBefore(person.sends, at.getTime()), at, sim.cap.perDay, sim.cap.perWeek);
     if (full) {
@@ -103,7 +108,6 @@ export function decide(sim: Simulation, person: PersonView, at: Date): Decision 
       return { kind: 'later', at: later, stage: 'frequency_cap', reason: simulateMessages.waitingCap };
     }
   }
-  if (heldOutAsControl(m, person.uuid)) return removed('control_group', 'Grupo de controle.');
   return { kind: 'sent' };
 }
 

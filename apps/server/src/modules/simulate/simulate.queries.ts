@@ -21,13 +21,15 @@ export interface SimulationDomain {
   timezone: string;
   frequency_cap_day: number | null;
   frequency_cap_week: number | null;
+  /** The global control group (issue #25), 0–20 %. */
+  control_group_percent: number;
 }
 
 export const domainSettings = async (db: Db, companyUuid: string, domainUuid: string) =>
   (
     await queryRows<SimulationDomain>(
       db,
-      sql`SELECT d.uuid, c.time_zone, d.timezone, d.frequency_cap_day, d.frequency_cap_week
+      sql`SELECT d.uuid, c.time_zone, d.timezone, d.frequency_cap_day, d.frequency_cap_week, d.control_group_percent
           FROM domains d JOIN companies c ON c.uuid = d.company_uuid
           WHERE d.uuid = ${domainUuid}::uuid AND d.company_uuid = ${companyUuid}::uuid AND d.removed_at IS NULL`,
     )

@@ -99,6 +99,12 @@ export async function simulate(
   const capped = m.channelType !== 'CELL_DCM' && (domain.frequency_cap_day ?? domain.frequency_cap_week) !== null;
   const sim: Simulation = {
     m,
+    arm: {
+      uuid: m.uuid,
+      domain_uuid: domain.uuid,
+      experiment: m.channelType === 'CELL_DCM' ? null : (body.experiment ?? null),
+      control_group_percent: m.channelType === 'CELL_DCM' ? 0 : domain.control_group_percent,
+    },
     timeZone: domain.time_zone,
     to,
     cap: capped ? { perDay: domain.frequency_cap_day, perWeek: domain.frequency_cap_week } : null,
