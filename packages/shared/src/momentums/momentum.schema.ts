@@ -1,5 +1,6 @@
 import type { DcmStats } from '../dcm/dcm-rule.ts';
 import { type Experiment, experimentMessages, experimentSchema } from '../experiments/experiment.schema.ts';
+import { type MomentumTiming, momentumTimingShape, refineTimingScope } from '../timing/timing.schema.ts';
 import { z } from '../zod.ts';
 import { isOnQuarterHour, momentumBlocksSchema } from './blocks.schema.ts';
 
@@ -107,6 +108,8 @@ const base = {
   worktime: worktimeSchema.nullable().optional(),
   /** A/B variants and a control group (issue #25); absent or null: the spec's momentum. */
   experiment: experimentSchema.nullable().optional(),
+  /** Timing (issue #27): throttle_per_minute, send_at_local_time, best_time, skip_holidays, worktime_zone; absent: the spec's. */
+  ...momentumTimingShape,
 };
 
 /** The variants are messages for the dispatcher block's channel (the experiment checks they share one). */
@@ -130,15 +133,20 @@ const variantsMatchDispatcher = (
  * Momentum bodies are flat (spec doc 2 §7). The dashboard sends company_uuid and user_uuid (§3.1); the server
  * still takes both from the token and refuses a body that names someone else.
  */
-export const createMomentumSchema = z.looseObject(base).superRefine(variantsMatchDispatcher);
+export const createMomentumSchema = z
+  .looseObject(base)
+  .superRefine(variantsMatchDispatcher)
+  .superRefine(refineTimingScope);
 export const updateMomentumSchema = z
   .looseObject({ ...base, uuid: z.uuid(momentumMessages.notFound) })
-  .superRefine(variantsMatchDispatcher);
+  .superRefine(variantsMatchDispatcher)
+  .superRefine(refineTimingScope);
 export const momentumStatusSchema = z.looseObject({ status: z.enum(['Active', 'Paused']) });
 export type CreateMomentumInput = z.output<typeof createMomentumSchema>;
 export type UpdateMomentumInput = z.output<typeof updateMomentumSchema>;
 
-export interface MomentumItem {
+/** The timing options that are on come flat beside `momentums` (issue #27); none of them without any. */
+export interface MomentumItem extends MomentumTiming {
   uuid: string;
   company_uuid: string;
   domain_uuid: string;

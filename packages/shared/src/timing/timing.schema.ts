@@ -18,6 +18,8 @@ export const timingMessages = {
   localTimeAndBestTime:
     'Escolha o envio às HH:MM no horário de cada visitante ou o melhor horário de cada pessoa, não os dois.',
   skipHolidaysScope: 'Não enviar em feriados vale para campanhas e momentums com gatilho de recorrência.',
+  dcmNotSupported:
+    'As opções de horário de envio não valem para conteúdos do GCD, que aparecem na página do visitante.',
   worktimeZoneInvalid: "O fuso do horário de funcionamento deve ser 'visitor' (do visitante) ou 'domain' (do domínio).",
 } as const;
 
@@ -75,14 +77,14 @@ export const momentumTimingShape = {
   worktime_zone: z.enum(WORKTIME_ZONES, { error: timingMessages.worktimeZoneInvalid }).nullable().optional(),
 };
 
-/** What a momentum stores in `timing` and its item returns; only the options that are on. */
-export interface MomentumTiming {
+/** What a momentum stores in `timing` and its item returns; only the options that are on (a type: stored as JSON). */
+export type MomentumTiming = {
   throttle_per_minute?: number;
   send_at_local_time?: string;
   best_time?: true;
   skip_holidays?: true;
   worktime_zone?: WorktimeZone;
-}
+};
 
 type TimingInput = { [K in keyof typeof momentumTimingShape]?: z.infer<(typeof momentumTimingShape)[K]> };
 
@@ -105,6 +107,10 @@ export function refineTimingScope(
   body: TimingInput & { type: string; momentums: readonly { type: string; values: unknown[] }[] },
   ctx: z.RefinementCtx,
 ) {
+  if (body.type === 'dcm') {
+    if (pickTiming(body)) ctx.addIssue({ code: 'custom', message: timingMessages.dcmNotSupported, path: [] });
+    return;
+  }
   const campaign = body.type === 'campaign';
   if (body.send_at_local_time && !campaign)
     ctx.addIssue({ code: 'custom', message: timingMessages.localTimeCampaignOnly, path: ['send_at_local_time'] });

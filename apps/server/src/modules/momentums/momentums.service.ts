@@ -6,8 +6,10 @@ import {
   isExperimentActive,
   itemMessages,
   type MomentumItem,
+  type MomentumTiming,
   type MomentumType,
   momentumMessages as m,
+  pickTiming,
   type UpdateMomentumInput,
 } from '@impeto/shared';
 import type { Principal } from '../../lib/auth-guard.ts';
@@ -39,6 +41,7 @@ export function toMomentumItem(row: q.MomentumRow): MomentumItem {
     momentums: row.blocks,
     worktime: (row.worktime as MomentumItem['worktime']) ?? null,
     experiment: (row.experiment as Experiment | null) ?? null,
+    ...((row.timing as MomentumTiming | null) ?? {}),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -192,6 +195,7 @@ export async function create(ctx: AppContext, principal: Principal, input: Creat
     channelUuid: await resolveChannel(ctx, input.domain_uuid, input.channel_uuid, blocks),
     blocks,
     experiment,
+    timing: pickTiming(input),
     worktime: withEndDate(input.worktime, blocks),
     activatedAt: status === 'Active' ? now : null,
     createdAt: now,
@@ -227,6 +231,7 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
       channelUuid,
       blocks,
       experiment,
+      timing: pickTiming(input),
       worktime: withEndDate(input.worktime, blocks),
       activatedAt: status === 'Active' ? ctx.clock.now() : null,
     });
@@ -246,6 +251,7 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
     channelUuid,
     blocks,
     experiment,
+    timing: pickTiming(input),
     worktime: withEndDate(input.worktime, blocks),
   });
   await ctx.engine?.momentumChanged(current.uuid);
