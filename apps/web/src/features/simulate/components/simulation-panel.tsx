@@ -102,6 +102,8 @@ export function SimulationPanel({ momentum, incompleteMessage }: SimulationPanel
             value={String(days)}
             onChange={(v) => v && setDays(Number(v) as SimulationDays)}
             allowDeselect={false}
+            // Inside the panel: above whatever modal holds it (the diagram's sits over its expanded board).
+            comboboxProps={{ withinPortal: false }}
             w={170}
           />
           <Button leftSection={<IconFlask size={16} />} onClick={run} loading={simulate.isPending}>

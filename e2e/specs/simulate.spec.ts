@@ -1,0 +1,97 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { collect } from '../support/analytics.ts';
+import { sessionToken, test } from '../support/impeto.ts';
+import { choose, fillPushChannelV2, pushContent, readyToSend, shortTag } from '../support/momentums.ts';
+
+// Issue #28: 'Simular' replays a draft over the domain's real history before it goes live, in the v2 form's summary
+// and in the diagram; the funnel says where each planned message stopped.
+
+const section = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
+
+/** The funnel's row of a stage: its name, how many entered it and how many it removed. */
+const funnelRow = (scope: Locator, stage: string) =>
+  scope.getByRole('table', { name: 'Funil da simulação' }).getByRole('row').filter({ hasText: stage });
+
+async function expectFunnel(scope: Locator) {
+  // Three visitors viewed a product page and none accepted notifications: the trigger matched three, the channel
+  // reached none of them, nothing would have been sent.
+  await expect(funnelRow(scope, 'Gatilho')).toContainText(/Gatilho\s*3\s*0/);
+  await expect(funnelRow(scope, 'Alcance no canal')).toContainText(/3\s*3$/);
+  await expect(funnelRow(scope, 'Enviadas')).toContainText('0');
+  await expect(scope.getByRole('table', { name: 'Amostra de pessoas' })).toContainText(
+    'Visitante sem inscrição de push.',
+  );
+  await expect(scope.getByText(/Simulado em [\d.]+ ms/)).toBeVisible();
+}
+
+test('a draft is simulated in the v2 form and in the diagram, and the funnel says where people stopped', async ({
+  page,
+  request,
+  testSite,
+}) => {
+  const { domain } = await readyToSend(page, request, testSite);
+  const tag = shortTag();
+  for (const n of [1, 2, 3]) {
+    await collect(request, testSite, domain.gero_id, `v-sim-${tag}-${n}`, [
+      { t: 'pv', u: `${testSite.url}/produto/tenis-${n}` },
+    ]);
+  }
+  await collect(request, testSite, domain.gero_id, `v-sim-${tag}-4`, [{ t: 'pv', u: `${testSite.url}/` }]);
+
+  // The v2 form: never saved, simulated from its summary.
+  await page.goto(`/v2/momentum/create?domain=${domain.uuid}`);
+  await section(page, 'Título').getByRole('textbox', { name: 'Título', exact: true }).fill(`Simulado ${tag}`);
+  const gatilhos = section(page, 'Gatilhos');
+  await choose(gatilhos, 'Tipo de gatilho', 'Visualização de página');
+  await choose(gatilhos, 'Comparação', 'Contém');
+  const pages = gatilhos.getByRole('combobox', { name: 'Páginas' });
+  await pages.fill('/produto');
+  await pages.press('Enter');
+  await fillPushChannelV2(section(page, 'Canal'), pushContent(testSite, tag));
+  await page.getByRole('button', { name: 'Seguir' }).click();
+  await expect(page.getByText('Resumo do momentum')).toBeVisible();
+  await page.getByRole('button', { name: 'Simular' }).click();
+  await expectFunnel(page.getByRole('main'));
+
+  // The diagram: a saved draft opened on the board, simulated over the last day from its header.
+  const push = pushContent(testSite, tag);
+  const created = await request.post('/api/momentum/create', {
+    headers: { Authorization: `Bearer ${await sessionToken(page)}` },
+    data: {
+      domain_uuid: domain.uuid,
+      type: 'momentum',
+      status: 'Draft',
+      momentum_title: `Rascunho simulado ${tag}`,
+      momentums: [
+        { type: 'filter', values: [{ filter: 'all' }] },
+        {
+          type: 'trigger',
+          regex: false,
+          values: [{ filter: 'pageview', comparation: 'contain', value: ['/produto'], dischargeIn: [] }],
+        },
+        {
+          type: 'dispatcher',
+          values: [
+            {
+              filter: 'CELL_NOTIFICATION',
+              name: push.name,
+              title: push.title,
+              message: push.message,
+              icon_uri: push.icon,
+              redirect_uri: push.redirect,
+            },
+          ],
+        },
+      ],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const draft = (await created.json()).data.uuid as string;
+  await page.goto(`/momentum/diagram?id=${draft}&domain=${domain.uuid}`);
+  await expect(page.getByRole('heading', { name: `Rascunho simulado ${tag}` })).toBeVisible();
+  await page.getByRole('button', { name: 'Simular', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Simular momentum' });
+  await choose(dialog, 'Período', 'Último dia');
+  await dialog.getByRole('button', { name: 'Simular', exact: true }).click();
+  await expectFunnel(dialog);
+});
