@@ -216,6 +216,33 @@ describe('a campaign with a 20 % control group and an A/B test 50/50, to 1,000 p
       /^Ainda sem diferença significativa: faltam cerca de [\d.]+ pessoas por grupo$/,
     );
     expect(res.body.data.by_click_rate).toHaveLength(1);
+
+    // The dashboard's export reads every experiment of the domain at once; another company reads none of it.
+    const all = await call(
+      t.app,
+      'GET',
+      `/api/analytics/${d.uuid}/experiments?start=${day(-1)}&end=${day(1)}`,
+      undefined,
+      owner.token,
+    );
+    expect(all.status).toBe(200);
+    expect(all.body.data).toEqual([res.body.data]);
+    const stranger = await signUpAndSignIn(t.app);
+    for (const url of [
+      `/api/analytics/${d.uuid}/experiments?start=${day(-1)}&end=${day(1)}`,
+      `/api/analytics/${d.uuid}/momentum/${campaign.uuid}/experiment?start=${day(-1)}&end=${day(1)}`,
+    ]) {
+      expect((await call(t.app, 'GET', url, undefined, stranger.token)).status).toBe(404);
+    }
+    const badRange = await call(
+      t.app,
+      'GET',
+      `/api/analytics/${d.uuid}/momentum/${campaign.uuid}/experiment?start=${day(1)}&end=${day(-1)}`,
+      undefined,
+      owner.token,
+    );
+    expect(badRange.status).toBe(400);
+    expect(badRange.body.message).toMatch(/data/i);
   });
 
   it('uses no frequency cap for the control group: they still receive the next campaign', async () => {

@@ -14,7 +14,7 @@ import { principalOf } from '../../lib/auth-guard.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { ok } from '../../lib/reply.ts';
 import * as analytics from './analytics.service.ts';
-import { experimentReport } from './experiment.service.ts';
+import { domainExperiments, experimentReport } from './experiment.service.ts';
 
 const domainParam = z.object({ domainUuid: z.uuid(msg.common.notFound) });
 
@@ -78,6 +78,15 @@ export function analyticsRoutes(ctx: AppContext) {
         ok(
           experimentMessages.reportLoaded,
           await experimentReport(ctx, company(req), req.params.domainUuid, req.params.momentumUuid, req.query),
+        ),
+    );
+    r.get(
+      '/analytics/:domainUuid/experiments',
+      { schema: { ...ranged, summary: 'Resultados dos testes A/B de todos os momentums do domínio (exportação)' } },
+      async (req) =>
+        ok(
+          experimentMessages.reportLoaded,
+          await domainExperiments(ctx, company(req), req.params.domainUuid, req.query),
         ),
     );
     r.get('/analytics/:domainUuid/optins/daily', { schema: ranged }, async (req) =>

@@ -125,3 +125,18 @@ export async function experimentReport(
     end: r.end,
   };
 }
+
+/** The report of every momentum of the domain that has an experiment, oldest first (the dashboard's CSV export). */
+export async function domainExperiments(
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  r: AnalyticsRange,
+): Promise<ExperimentReport[]> {
+  await requireCompanyDomain(ctx, companyUuid, domainUuid);
+  const reports: ExperimentReport[] = [];
+  for (const m of await q.experimentMomentums(ctx.db, domainUuid)) {
+    reports.push(await experimentReport(ctx, companyUuid, domainUuid, m.uuid, r));
+  }
+  return reports;
+}
