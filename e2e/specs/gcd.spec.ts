@@ -1,4 +1,4 @@
-import { momentumMessages as mm } from '@impeto/shared';
+import { dcmMessages as dm, momentumMessages as mm } from '@impeto/shared';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { SELECTOR_CASES } from '../../packages/shared/src/momentums/css-selector.cases.ts';
 import { isValidSelector } from '../../packages/shared/src/momentums/css-selector.ts';
@@ -173,7 +173,8 @@ test('a GCD item is created in the manager, listed Ativo in /dcm, paused and rem
   await listRow(page, title)
     .getByRole('button', { name: `Pausar ${title}` })
     .click();
-  await expectToast(page, mm.paused);
+  // GCD items are 'conteúdo do GCD' in their toasts (issue #29).
+  await expectToast(page, dm.paused);
   await expect(listRow(page, title).getByText('Pausado', { exact: true })).toBeVisible();
 
   await listRow(page, title)
@@ -182,7 +183,7 @@ test('a GCD item is created in the manager, listed Ativo in /dcm, paused and rem
   const confirm = page.getByRole('dialog', { name: 'Remover' });
   await expect(confirm.getByText(title)).toBeVisible();
   await confirm.getByRole('button', { name: 'Confirmar' }).click();
-  await expectToast(page, mm.removed);
+  await expectToast(page, dm.removed);
   await expect(listRow(page, title)).toHaveCount(0);
   await openListTab(page, 'Removidos');
   await expect(listRow(page, title).getByText('Removido', { exact: true })).toBeVisible();
