@@ -102,4 +102,78 @@ describe('dashboard CSV (READINGS A-24)', () => {
       ].join('\r\n'),
     );
   });
+
+  it("adds each experiment's table: the arms, then each variant against the control with the verdict", () => {
+    const text = dashboardCsv({
+      domainName: 'Loja Aurora',
+      range: { start: '2026-11-01', end: '2026-11-02' },
+      experiments: [
+        {
+          momentum_uuid: 'm',
+          momentum_title: 'Carrinho, teste',
+          type: 'momentum',
+          control_percent: 20,
+          variants: ['A', 'B'],
+          arms: [
+            {
+              arm: 'control',
+              label: 'Grupo de controle',
+              share: 20,
+              assigned: 200,
+              sent: 0,
+              viewed: 0,
+              clicked: 0,
+              conversions: 6,
+              converted: 6,
+              revenue: 600,
+              conversion_rate: 3,
+              click_rate: 0,
+            },
+            {
+              arm: 'A',
+              label: 'Variante A',
+              share: 40,
+              assigned: 400,
+              sent: 400,
+              viewed: 300,
+              clicked: 40,
+              conversions: 20,
+              converted: 19,
+              revenue: 1999.9,
+              conversion_rate: 4.75,
+              click_rate: 10,
+            },
+          ],
+          against_control: [
+            {
+              arm: 'A',
+              against: 'control',
+              lift_pp: 1.75,
+              ci_low_pp: -1.234567,
+              ci_high_pp: 4.734567,
+              p_value: 0.29876,
+              significant: false,
+              incremental_revenue: 799.9,
+              verdict: 'Ainda sem diferença significativa: faltam cerca de 1.300 pessoas por grupo',
+            },
+          ],
+          by_click_rate: [],
+          daily: [],
+          start: '2026-11-01',
+          end: '2026-11-02',
+        },
+      ],
+    });
+    const tail = text.split('\r\n').slice(-8);
+    expect(tail).toEqual([
+      '"Teste A/B: Carrinho, teste"',
+      'Grupo,Parcela (%),Pessoas,Enviadas,Visualizadas,Cliques,Conversões,Pessoas que converteram,Receita (R$),Taxa de conversão (%),Taxa de cliques (%)',
+      'Grupo de controle,20,200,0,0,0,6,6,600.00,3,0',
+      'Variante A,40,400,400,300,40,20,19,1999.90,4.75,10',
+      '',
+      'Contra o controle,Diferença (p.p.),IC 95 % de,IC 95 % até,Valor-p,Receita incremental (R$),Conclusão',
+      'Variante A,1.75,-1.23,4.73,0.299,799.90,Ainda sem diferença significativa: faltam cerca de 1.300 pessoas por grupo',
+      '',
+    ]);
+  });
 });

@@ -5,6 +5,7 @@ import type {
   CountWithPrevious,
   DeviceRow,
   EventDailyRow,
+  ExperimentReport,
   LiveVisitors,
   MomentumCounts,
   MomentumDailyRow,
@@ -13,12 +14,14 @@ import type {
 } from '@impeto/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { type CsvRow, toCsv } from '../../lib/csv.ts';
+import type { WidgetParams } from './api/analytics-query.ts';
 import { baseByChannelQueryOptions } from './api/base-by-channel.ts';
 import { liveQueryOptions } from './api/count-live.ts';
 import { momentumCountsQueryOptions } from './api/count-momentums.ts';
 import { visitorsQueryOptions } from './api/count-visitors.ts';
 import { visitsQueryOptions } from './api/count-visits.ts';
 import { eventDailyImpactQueryOptions } from './api/event-daily-impact.ts';
+import { domainExperimentsQueryOptions } from './api/experiments.ts';
 import { momentumPerformanceQueryOptions } from './api/momentum-performance.ts';
 import { momentumsDailyQueryOptions } from './api/momentums-daily.ts';
 import { type MostViewedPages, mostViewedPagesQueryOptions } from './api/most-viewed-pages.ts';
@@ -45,6 +48,8 @@ export interface DashboardSnapshot {
   daily?: MomentumDailyRow[] | undefined;
   event?: { category: string; rows: EventDailyRow[] } | undefined;
   optins?: OptinDailyRow[] | undefined;
+  /** Every momentum with an A/B test or control group (issue #25), fetched when the export is asked for. */
+  experiments?: ExperimentReport[] | undefined;
 }
 
 /** `cell_dashboard_export_YYYY-MM-DD.csv`, with the export date (READINGS A-24). */
@@ -139,8 +144,84 @@ export function dashboardCsv(s: DashboardSnapshot): string {
       ['Data', 'Opt-ins', 'Opt-outs'],
       s.optins?.map((r) => [r.date, r.optins, r.optouts]),
     ),
+    ...(s.experiments ?? []).map(experimentBlock),
   ];
   return toCsv(blocks.flatMap((rows, i) => (i === 0 ? rows : [[], ...rows])));
+}
+
+const fixed = (n: number | null, digits = 2) => (n === null ? null : Number(n.toFixed(digits)));
+
+/** One momentum's experiment: its arms, then each variant against the control with the verdict. */
+function experimentBlock(e: ExperimentReport): CsvRow[] {
+  const rows: CsvRow[] = e.arms.map((a) => [
+    a.label,
+    a.share,
+    a.assigned,
+    a.sent,
+    a.viewed,
+    a.clicked,
+    a.conversions,
+    a.converted,
+    a.revenue.toFixed(2),
+    fixed(a.conversion_rate),
+    fixed(a.click_rate),
+  ]);
+  const label = (arm: string) => e.arms.find((a) => a.arm === arm)?.label ?? arm;
+  const comparisons: CsvRow[] = e.against_control.map((c) => [
+    label(c.arm),
+    fixed(c.lift_pp),
+    fixed(c.ci_low_pp),
+    fixed(c.ci_high_pp),
+    c.p_value === null ? null : Number(c.p_value.toPrecision(3)),
+    c.incremental_revenue.toFixed(2),
+    c.verdict,
+  ]);
+  return block(
+    `Teste A/B: ${e.momentum_title}`,
+    [
+      'Grupo',
+      'Parcela (%)',
+      'Pessoas',
+      'Enviadas',
+      'Visualizadas',
+      'Cliques',
+      'Conversões',
+      'Pessoas que converteram',
+      'Receita (R$)',
+      'Taxa de conversão (%)',
+      'Taxa de cliques (%)',
+    ],
+    [
+      ...rows,
+      ...(comparisons.length
+        ? [
+            [],
+            [
+              'Contra o controle',
+              'Diferença (p.p.)',
+              'IC 95 % de',
+              'IC 95 % até',
+              'Valor-p',
+              'Receita incremental (R$)',
+              'Conclusão',
+            ],
+            ...comparisons,
+          ]
+        : []),
+    ],
+  );
+}
+
+/**
+ * The experiments' tables are no widget's: they are asked for when the export is (one request); a failure leaves
+ * them out and the rest of the export is written.
+ */
+export async function fetchExperiments(queryClient: QueryClient, params: WidgetParams) {
+  try {
+    return await queryClient.fetchQuery(domainExperimentsQueryOptions(params));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Reads what every widget currently shows from the query cache: the export sends no request. */

@@ -62,7 +62,7 @@ export default function AnalyticsPage() {
 
   // The CSV writer is fetched on the first export, not with the page.
   const exportCsv = async () => {
-    const { dashboardCsv, exportFileName, snapshotFromCache } = await import('../dashboard-csv.ts');
+    const { dashboardCsv, exportFileName, snapshotFromCache, fetchExperiments } = await import('../dashboard-csv.ts');
     const categories = queryClient.getQueryData<CategoryRow[]>(visitorsByCategoryQueryOptions(widget).queryKey);
     const snapshot = snapshotFromCache(queryClient, {
       domainUuid,
@@ -70,7 +70,8 @@ export default function AnalyticsPage() {
       range,
       eventCategory: pickCategory(categories ?? [], eventParam),
     });
-    return { fileName: exportFileName(todayInZone()), text: dashboardCsv(snapshot) };
+    const experiments = await fetchExperiments(queryClient, widget);
+    return { fileName: exportFileName(todayInZone()), text: dashboardCsv({ ...snapshot, experiments }) };
   };
 
   const period =
