@@ -370,7 +370,7 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
           titleLocked={!isDraft}
           readOnly={viewOnly}
         />
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" wrap={wide ? 'nowrap' : 'wrap'}>
           {item ? (
             <Button
               component={Link}
