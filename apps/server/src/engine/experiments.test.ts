@@ -217,6 +217,16 @@ describe('a campaign with a 20 % control group and an A/B test 50/50, to 1,000 p
     );
     expect(res.body.data.by_click_rate).toHaveLength(1);
 
+    // The performance table marks the item, so it can link to the report.
+    const perf = await call(
+      t.app,
+      'GET',
+      `/api/analytics/${d.uuid}/momentums/performance?start=${day(-1)}&end=${day(1)}`,
+      undefined,
+      owner.token,
+    );
+    expect(perf.body.data).toEqual([expect.objectContaining({ momentum_uuid: campaign.uuid, has_experiment: true })]);
+
     // The dashboard's export reads every experiment of the domain at once; another company reads none of it.
     const all = await call(
       t.app,
@@ -330,6 +340,14 @@ describe('a momentum without experiment in a domain without global group', () =>
     await dispatchAll();
     const rows = await deliveriesOf(c.uuid);
     expect(rows.every((r) => r.status === 'sent' && r.arm === null && r.content === 'Frete grátis hoje!')).toBe(true);
+    const perf = await call(
+      t.app,
+      'GET',
+      `/api/analytics/${d.uuid}/momentums/performance?start=${day(-1)}&end=${day(1)}`,
+      undefined,
+      owner.token,
+    );
+    expect(perf.body.data[0]).not.toHaveProperty('has_experiment');
     const res = await report(d, c.uuid);
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('Este momentum não tem teste A/B nem grupo de controle.');

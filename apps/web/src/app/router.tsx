@@ -27,6 +27,7 @@ const CampaignCreatePage = lazy(() => import('../features/campaigns/pages/campai
 const MomentumDiagramPage = lazy(() => import('../features/diagram/pages/momentum-diagram-page.tsx'));
 const CampaignDiagramPage = lazy(() => import('../features/diagram/pages/campaign-diagram-page.tsx'));
 const DeliveryLogPage = lazy(() => import('../features/deliveries/pages/delivery-log-page.tsx'));
+const ExperimentPage = lazy(() => import('../features/analytics/pages/experiment-page.tsx'));
 const DcmPage = lazy(() => import('../features/dcm/pages/dcm-page.tsx'));
 const DcmManagerPage = lazy(() => import('../features/dcm/pages/dcm-manager-page.tsx'));
 const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
@@ -87,6 +88,7 @@ export const routes: RouteObject[] = [
               { path: '/momentum/diagram', element: <MomentumDiagramPage /> },
               { path: '/campaign/diagram', element: <CampaignDiagramPage /> },
               { path: '/v2/deliveries', element: <DeliveryLogPage /> },
+              { path: '/v2/experiment', element: <ExperimentPage /> },
               { path: '/dcm', element: <DcmPage /> },
               { path: '/dcm/manager', element: <DcmManagerPage /> },
             ],

@@ -111,6 +111,8 @@ export interface MomentumPerformanceRow {
   not_cart_access: number;
   /** cart accesses ÷ sent × 100, one decimal; 0 when nothing was sent. */
   not_cart_access_percent: number;
+  /** Present (true) when the item has an A/B test or control group: its report is /v2/experiment (issue #25). */
+  has_experiment?: true;
 }
 /** GET /momentums/daily: per day and momentum (days without activity are left out). */
 export interface MomentumDailyRow {

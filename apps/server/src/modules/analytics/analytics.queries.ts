@@ -126,7 +126,8 @@ const sumColumns = sql`sum(s.sent) AS sent, sum(s.viewed) AS viewed, sum(s.click
 export const momentumPerformance = (db: Db, domainUuid: string, r: Range) =>
   queryRows<Record<string, string>>(
     db,
-    sql`SELECT m.uuid, m.momentum_title AS title, m.type, ${sumColumns}
+    sql`SELECT m.uuid, m.momentum_title AS title, m.type, bool_or(m.experiment IS NOT NULL) AS has_experiment,
+          ${sumColumns}
         FROM daily_momentum_stats s JOIN momentums m ON m.uuid = s.momentum_uuid
         WHERE s.domain_uuid = ${domainUuid}::uuid AND s.day BETWEEN ${r.start}::date AND ${r.end}::date
           AND m.status <> 'Deleted'
@@ -137,6 +138,7 @@ export const momentumPerformance = (db: Db, domainUuid: string, r: Range) =>
       uuid: x.uuid as string,
       title: x.title as string,
       type: x.type as 'momentum' | 'campaign' | 'dcm',
+      hasExperiment: (x.has_experiment as unknown) === true,
       ...sums(x),
     })),
   );

@@ -202,6 +202,7 @@ export async function momentumPerformance(
     not_convertion_profit: x.revenue_cents / 100,
     not_cart_access: x.cart_accesses,
     not_cart_access_percent: percent(x.cart_accesses, x.sent),
+    ...(x.hasExperiment ? { has_experiment: true } : {}),
   }));
 }
 

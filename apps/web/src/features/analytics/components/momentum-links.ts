@@ -7,6 +7,10 @@ export const MOMENTUM_TYPE_LABELS: Record<MomentumPerformanceRow['type'], string
   dcm: 'GCD',
 };
 
+/** An item's A/B test and control group report (issue #25). */
+export const experimentHref = (uuid: string, domainUuid: string) =>
+  withDomain(`/v2/experiment?uuid=${encodeURIComponent(uuid)}`, domainUuid);
+
 /** Where a row of the dashboard leads: the item's view page. */
 export function momentumHref(type: MomentumPerformanceRow['type'], uuid: string, domainUuid: string) {
   if (type === 'dcm') return withDomain('/dcm', domainUuid);

@@ -8,7 +8,7 @@ import { formatCount, formatDay, formatMoney, formatPercent, formatShortDay } fr
 import type { WidgetParams } from '../api/analytics-query.ts';
 import { useMomentumPerformance } from '../api/momentum-performance.ts';
 import { useMomentumsDaily } from '../api/momentums-daily.ts';
-import { MOMENTUM_TYPE_LABELS, momentumHref } from './momentum-links.ts';
+import { experimentHref, MOMENTUM_TYPE_LABELS, momentumHref } from './momentum-links.ts';
 import { WidgetCard, WidgetEmpty } from './widget-card.tsx';
 
 const percentOf = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
@@ -123,6 +123,16 @@ function PerformanceList({
           <Text size="xs" c="dimmed" mb={6}>
             {daysOf(row.momentum_uuid)}
           </Text>
+          {row.has_experiment ? (
+            <Anchor
+              component={Link}
+              to={experimentHref(row.momentum_uuid, domainUuid)}
+              size="xs"
+              aria-label={`Teste A/B de ${row.momentum_title || 'Sem título'}`}
+            >
+              Teste A/B
+            </Anchor>
+          ) : null}
           <SimpleGrid cols={2} spacing={6} verticalSpacing={4}>
             {figuresOf(row).map(([label, value]) => (
               <Group key={label} justify="space-between" gap={4} wrap="nowrap">
@@ -197,6 +207,17 @@ export function MomentumPerformance(params: WidgetParams) {
                             <Badge size="xs" variant="light" color={row.type === 'campaign' ? 'orange' : 'cyan'}>
                               {MOMENTUM_TYPE_LABELS[row.type]}
                             </Badge>
+                          ) : null}
+                          {row.has_experiment ? (
+                            <Anchor
+                              component={Link}
+                              to={experimentHref(row.momentum_uuid, params.domainUuid)}
+                              size="xs"
+                              style={{ whiteSpace: 'nowrap' }}
+                              aria-label={`Teste A/B de ${row.momentum_title || 'Sem título'}`}
+                            >
+                              Teste A/B
+                            </Anchor>
                           ) : null}
                         </Group>
                       </Table.Td>

@@ -5,6 +5,7 @@ import {
   IconAlertTriangle,
   IconClock,
   IconEye,
+  IconFlask,
   IconListDetails,
   IconPencil,
   IconPlayerPause,
@@ -180,6 +181,13 @@ function useItemActions(item: MomentumItem) {
           icon={<IconListDetails size={17} />}
           onClick={() => navigate(`/v2/deliveries?id=${item.uuid}`)}
         />
+        {item.experiment ? (
+          <Action
+            label={`Teste A/B de ${title}`}
+            icon={<IconFlask size={17} />}
+            onClick={() => navigate(`/v2/experiment?uuid=${item.uuid}`)}
+          />
+        ) : null}
         {actions.edit ? <Action label={`Editar ${title}`} icon={<IconPencil size={17} />} onClick={edit} /> : null}
         {actions.remove ? (
           <Action
