@@ -17,7 +17,7 @@ import {
   unreachableReason,
   type Verdict,
 } from './qualify.ts';
-import { capDeferral, MAX_ATTEMPTS, retryAt, worktimeDeferral } from './timing.ts';
+import { capDeferral, MAX_ATTEMPTS, quietDeferral, retryAt, worktimeDeferral, worktimeZone } from './timing.ts';
 
 /*
  * The send stage, one claimed delivery: does it still qualify (qualify.ts), is it due now (worktime: timing.ts), which
@@ -64,8 +64,11 @@ export async function deliver(env: SendEnv, pass: PassState, d: q.ClaimedDeliver
     return end(pass, d, GOAL_REACHED);
   }
   if (!passesAudience(compiled, person.attributes)) return end(pass, d, OUT_OF_AUDIENCE);
-  const opening = worktimeDeferral(now, compiled, row.time_zone);
+  const opening = worktimeDeferral(now, compiled, worktimeZone(row.timing, person, row.time_zone));
   if (opening) return recorder.add({ id: d.id, status: 'queued', error: null, dueAt: opening, refund: true });
+  // Quiet hours (issue #27): push, SMS and e-mail wait for the window's end on the person's clock; nothing is dropped.
+  const quietEnd = quietDeferral(now, compiled.channelType, row.quiet_hours, person, row.time_zone);
+  if (quietEnd) return recorder.add({ id: d.id, status: 'queued', error: null, dueAt: quietEnd, refund: true });
   // The arm is decided when the message would go out (held-out persons count from then), before the cap is asked.
   const { arm, heldOut, content: variantContent } = decideArm(row, d.person_uuid);
   if (heldOut) return recorder.add({ id: d.id, status: 'skipped', error: heldOut, arm });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GLOBAL_CONTROL_ARM } from '@impeto/shared';
+import { GLOBAL_CONTROL_ARM, type MomentumTiming, type QuietHours } from '@impeto/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../db/client.ts';
 import type { DeliveryStatus } from '../db/schema.ts';
@@ -339,12 +339,14 @@ export interface DispatchPerson {
   push_subscription: { endpoint: string; keys: { p256dh: string; auth: string } } | null;
   push_status: string | null;
   attributes: Record<string, unknown>;
+  /** The browser's IANA zone (issue #27), null when never reported. */
+  timezone: string | null;
 }
 
 export const personsByUuid = (db: Db, uuids: string[]) =>
   queryRows<DispatchPerson>(
     db,
-    sql`SELECT uuid, visitor_id, email, phone, push_subscription, push_status, attributes
+    sql`SELECT uuid, visitor_id, email, phone, push_subscription, push_status, attributes, timezone
         FROM persons WHERE uuid IN ${uuidList(uuids)}`,
   );
 
@@ -360,7 +362,13 @@ export interface DispatchMomentum {
   activated_at: Date | null;
   scheduled_at: Date | null;
   channel_uuid: string | null;
+  /** The domain's zone (domains.timezone): its schedules, worktime and recurrences read this clock (issue #27). */
   time_zone: string;
+  /** Timing options (issue #27): null is the spec's momentum. */
+  timing?: MomentumTiming | null;
+  /** The domain's quiet hours and own holidays (issue #27). */
+  quiet_hours?: QuietHours | null;
+  extra_holidays?: string[];
   /** A/B variants and control group (issue #25), as stored; read by the send stage (momentumsByUuid). */
   experiment?: unknown;
   /** The domain's global control group, 0–20 % (momentumsByUuid). */
@@ -371,8 +379,9 @@ export const momentumsByUuid = (db: Db, uuids: string[]) =>
   queryRows<DispatchMomentum>(
     db,
     sql`SELECT m.uuid, m.domain_uuid, m.company_uuid, m.type, m.status, m.version, m.momentums, m.worktime,
-               m.activated_at, m.scheduled_at, m.channel_uuid, c.time_zone, m.experiment, dm.control_group_percent
-        FROM momentums m JOIN companies c ON c.uuid = m.company_uuid JOIN domains dm ON dm.uuid = m.domain_uuid
+               m.activated_at, m.scheduled_at, m.channel_uuid, dm.timezone AS time_zone, m.experiment,
+               dm.control_group_percent, m.timing, dm.quiet_hours, dm.extra_holidays
+        FROM momentums m JOIN domains dm ON dm.uuid = m.domain_uuid
         WHERE m.uuid IN ${uuidList(uuids)}`,
   ).then((rows) => rows.map(readMomentum));
 
@@ -380,8 +389,9 @@ export const activeTriggeredMomentums = (db: Db, domainUuid: string) =>
   queryRows<DispatchMomentum>(
     db,
     sql`SELECT m.uuid, m.domain_uuid, m.company_uuid, m.type, m.status, m.version, m.momentums, m.worktime,
-               m.activated_at, m.scheduled_at, m.channel_uuid, c.time_zone
-        FROM momentums m JOIN companies c ON c.uuid = m.company_uuid
+               m.activated_at, m.scheduled_at, m.channel_uuid, dm.timezone AS time_zone, m.timing, dm.quiet_hours,
+               dm.extra_holidays
+        FROM momentums m JOIN domains dm ON dm.uuid = m.domain_uuid
         WHERE m.domain_uuid = ${domainUuid}::uuid AND m.status = 'Active' AND m.type IN ('momentum', 'dcm')`,
   ).then((rows) => rows.map(readMomentum));
 

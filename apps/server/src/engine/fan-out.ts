@@ -1,23 +1,122 @@
 import type { AppContext } from '../lib/context.ts';
 import { FANOUT_PAGE } from './defaults.ts';
 import * as q from './deliveries.queries.ts';
-import { compileStored } from './matcher.ts';
+import { type CompiledMomentum, compileStored } from './matcher.ts';
 import { unreachableReasonSql } from './qualify.ts';
-import { chainOffsets } from './timing.ts';
+import { busiestHour, mostActiveHours, plannedPage } from './timing.queries.ts';
+import { chainOffsets, createThrottle, type DomainTiming, needsPlan, personZone, planFirstSend } from './timing.ts';
 
 /**
  * The fan-out stage: one occurrence of a campaign (`c`) or of a recurrence (`r<instant>`) becomes the deliveries of
  * the whole filtered audience, FANOUT_PAGE persons per statement, each given the repeat chain; a person the channel
  * cannot reach gets one `skipped` row with the reason in the same statement (qualify.ts, reachability). Safe to run
  * twice (dedupe keys). Answers how many deliveries it queued.
+ *
+ * With timing options or the domain's quiet hours (issue #27) each person's first send is planned (timing.ts
+ * planFirstSend: their local time or best hour, holidays, quiet hours; then the throttle's slot) and the page is
+ * written with its due times; without them every person is due at the occurrence, in one statement, as before.
  */
 export type FanOut = (m: q.DispatchMomentum, occurrence: string, at: Date) => Promise<number>;
 
+const DAY_MS = 86_400_000;
+/** Best time reads the last 30 days of each person's activity. */
+const BEST_TIME_DAYS = 30;
+
 export function createFanOut(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>, deps: { wake: () => void }): FanOut {
   const { db, clock, log } = ctx;
+
+  /** The planned path: one page read, each person's due time decided in timing.ts, the page inserted. */
+  const plannedFanOut = async (
+    m: q.DispatchMomentum,
+    compiled: CompiledMomentum,
+    domain: DomainTiming,
+    occurrence: string,
+    at: Date,
+  ) => {
+    const channelType = compiled.channelType!;
+    const timing = m.timing ?? null;
+    const skipReason = unreachableReasonSql(channelType);
+    const offsets = chainOffsets(compiled.repeats);
+    const throttle = timing?.throttle_per_minute ? createThrottle(at, timing.throttle_per_minute) : null;
+    const since = new Date(at.getTime() - BEST_TIME_DAYS * DAY_MS);
+    const domainHour = timing?.best_time
+      ? await busiestHour(db, { domainUuid: m.domain_uuid, zone: domain.timeZone, since, until: at })
+      : null;
+    let after: string | null = null;
+    let total = 0;
+    let skipped = 0;
+    for (;;) {
+      const page = await plannedPage(db, {
+        domainUuid: m.domain_uuid,
+        where: compiled.filter.where,
+        skipReason,
+        after,
+        limit: FANOUT_PAGE,
+      });
+      const zones = page.map((p) => ({ uuid: p.uuid, zone: personZone(p, domain.timeZone) }));
+      const hours = timing?.best_time
+        ? await mostActiveHours(db, {
+            domainUuid: m.domain_uuid,
+            zones: zones.filter((_, i) => page[i]!.skip === null),
+            since,
+            until: at,
+          })
+        : null;
+      const rows: q.NewDelivery[] = [];
+      page.forEach((p, i) => {
+        const base = {
+          domainUuid: m.domain_uuid,
+          momentumUuid: m.uuid,
+          personUuid: p.uuid,
+          channelType,
+          triggerAt: at,
+          unlessPending: false,
+        };
+        if (p.skip !== null) {
+          rows.push({ ...base, dedupeKey: `${m.uuid}:${p.uuid}:${occurrence}:skipped`, dueAt: at, skipReason: p.skip });
+          return;
+        }
+        const planned = planFirstSend({
+          at,
+          timing,
+          domain,
+          zone: zones[i]!.zone,
+          bestHour: hours?.get(p.uuid) ?? domainHour,
+          channelType,
+        });
+        const first = throttle ? throttle.slot(planned) : planned;
+        offsets.forEach((secs, k) => {
+          rows.push({
+            ...base,
+            dedupeKey: `${m.uuid}:${p.uuid}:${occurrence}:${k}`,
+            dueAt: new Date(first.getTime() + secs * 1000),
+          });
+        });
+      });
+      const inserted = await q.insertDeliveries(db, rows, clock.now());
+      const queued = inserted.filter((r) => r.status === 'queued').length;
+      total += queued;
+      skipped += inserted.length - queued;
+      if (queued) deps.wake();
+      if (page.length < FANOUT_PAGE) break;
+      after = page[page.length - 1]!.uuid;
+    }
+    return { total, skipped };
+  };
+
   return async (m, occurrence, at) => {
     const compiled = compileStored(m);
     if (!compiled.channelType) return 0;
+    const domain: DomainTiming = {
+      timeZone: m.time_zone,
+      quietHours: m.quiet_hours ?? null,
+      extraHolidays: m.extra_holidays ?? [],
+    };
+    if (needsPlan(m.timing ?? null, domain, compiled.channelType)) {
+      const { total, skipped } = await plannedFanOut(m, compiled, domain, occurrence, at);
+      log.info({ momentum: m.uuid, occurrence, deliveries: total, skipped }, 'momentum distribuído ao público');
+      return total;
+    }
     const skipReason = unreachableReasonSql(compiled.channelType);
     let after: string | null = null;
     let total = 0;

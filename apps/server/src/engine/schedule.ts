@@ -25,6 +25,15 @@ const local = (at: Date, tz: string) => dayjs(at).tz(tz);
 /** A local wall-clock time (YYYY-MM-DD and HH:mm) in `tz` as a UTC instant. */
 export const atLocal = (ymd: string, hhmm: string, tz: string) => dayjs.tz(`${ymd} ${hhmm}`, tz).toDate();
 
+/** What the wall clock in `tz` reads at `at`: the date (YYYY-MM-DD), the time (HH:mm), minutes and hour of the day. */
+export function localClock(at: Date, tz: string) {
+  const t = local(at, tz);
+  return { ymd: t.format('YYYY-MM-DD'), hhmm: t.format('HH:mm'), minutes: t.hour() * 60 + t.minute(), hour: t.hour() };
+}
+
+/** The date (YYYY-MM-DD) `days` after `ymd`. */
+export const addDays = (ymd: string, days: number) => dayjs.utc(ymd).add(days, 'day').format('YYYY-MM-DD');
+
 /** True when the worktime has no window at all (every moment is open). */
 export const isAlwaysOpen = (w: Worktime | null | undefined) => !w?.weekdays?.length || !w.start_at || !w.stop_at;
 

@@ -1,6 +1,14 @@
+import {
+  isHoliday,
+  isIanaTimeZone,
+  type MomentumTiming,
+  nextNonHoliday,
+  type QuietHours,
+  zoneOfPlace,
+} from '@impeto/shared';
 import type { NewDelivery } from './deliveries.queries.ts';
 import type { CompiledMomentum, StoredEvent } from './matcher.ts';
-import { nextRecurrence, nextWorktimeOpening } from './schedule.ts';
+import { addDays, atLocal, localClock, nextRecurrence, nextWorktimeOpening } from './schedule.ts';
 
 /*
  * Timing: when a delivery is due. A trigger's chain (the delay, then the repeat gaps), the worktime window checked
@@ -92,3 +100,180 @@ export function nextOccurrence(m: CompiledMomentum, timeZone: string, since: Dat
   const next = nextRecurrence(after, m.recurrence!, timeZone, since ?? after);
   return m.finishAt && next >= m.finishAt ? null : next;
 }
+
+/*
+ * Issue #27: the visitor's zone, local-time and best-time sends, holidays, quiet hours and throttling. A delivery's
+ * due time is decided here; the fan-out plans each person's with `planFirstSend` and spreads them with `createThrottle`,
+ * the send stage asks `quietHoursEnd` again at send time (a triggered message, or one the plan could not place).
+ */
+
+/** The domain's settings the timing rules read. */
+export interface DomainTiming {
+  /** The domain's IANA zone (domains.timezone). */
+  timeZone: string;
+  quietHours: QuietHours | null;
+  extraHolidays: readonly string[];
+}
+
+/** Channels that interrupt a person (push, SMS, e-mail): the ones quiet hours hold. On-site messages wait for a visit. */
+export const QUIET_CHANNELS = new Set(['CELL_NOTIFICATION', 'ONE_SIGNAL', 'ZENVIA', 'AWS_SES', 'AKNA']);
+
+const knownZones = new Map<string, boolean>();
+const isKnownZone = (name: string) => {
+  let known = knownZones.get(name);
+  if (known === undefined) {
+    known = isIanaTimeZone(name);
+    if (knownZones.size < 1000) knownZones.set(name, known);
+  }
+  return known;
+};
+
+/** The zone a person's local rules read: the browser's (persons.timezone), else their place's, else the domain's. */
+export function personZone(
+  person: { timezone?: string | null; attributes?: Record<string, unknown> | null },
+  domainZone: string,
+): string {
+  if (person.timezone && isKnownZone(person.timezone)) return person.timezone;
+  const a = person.attributes ?? {};
+  return (
+    zoneOfPlace(a['client.location.country'], a['client.location.region'], a['client.location.city']) ?? domainZone
+  );
+}
+
+/** The first instant at or after `after` when the wall clock in `tz` reads `hhmm`: within the next 24 hours. */
+export function nextLocalTime(after: Date, hhmm: string, tz: string): Date {
+  const { ymd } = localClock(after, tz);
+  for (let k = 0; k <= 2; k++) {
+    const at = atLocal(addDays(ymd, k), hhmm, tz);
+    if (at >= after) return at;
+  }
+  return after;
+}
+
+/** `after` itself when the wall clock in `tz` is inside `hour`, else the next time it reads hour:00. */
+export function nextLocalHour(after: Date, hour: number, tz: string): Date {
+  if (localClock(after, tz).hour === hour) return after;
+  return nextLocalTime(after, `${String(hour).padStart(2, '0')}:00`, tz);
+}
+
+/** `at` itself when its date in `tz` is no holiday (national or the domain's own), else the same time on the next day that is none. */
+export function skipHolidays(at: Date, tz: string, extra: readonly string[]): Date {
+  const { ymd, hhmm } = localClock(at, tz);
+  if (!isHoliday(ymd, extra)) return at;
+  return atLocal(nextNonHoliday(ymd, extra), hhmm, tz);
+}
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/**
+ * Quiet hours (the domain's, read in the person's zone): null when `at` is outside the window, else the window's end,
+ * when the message may go. A window whose end is not after its start runs overnight (22:00–08:00).
+ */
+export function quietHoursEnd(at: Date, quiet: QuietHours | null | undefined, tz: string): Date | null {
+  if (!quiet) return null;
+  const { ymd, minutes } = localClock(at, tz);
+  const start = minutesOf(quiet.start);
+  const end = minutesOf(quiet.end);
+  const overnight = end <= start;
+  const inside = overnight ? minutes >= start || minutes < end : minutes >= start && minutes < end;
+  if (!inside) return null;
+  const endDay = overnight && minutes >= start ? addDays(ymd, 1) : ymd;
+  const release = atLocal(endDay, quiet.end, tz);
+  return release > at ? release : null;
+}
+
+/**
+ * When one person's send of an occurrence (a campaign, a recurrence's tick at `at`) is due, before throttling: at the
+ * visitor's HH:MM within 24 hours ('Enviar às HH:MM no horário de cada visitante'), else at their best hour within 24
+ * hours ('Melhor horário de cada pessoa'; `bestHour`, 0–23, their most active local hour), else at `at`; moved past a
+ * holiday ('Não enviar em feriados') in the zone whose clock set it, and past quiet hours on the channels they hold.
+ */
+export function planFirstSend(input: {
+  at: Date;
+  timing: MomentumTiming | null;
+  domain: DomainTiming;
+  /** The person's zone (personZone). */
+  zone: string;
+  bestHour?: number | null;
+  channelType: string;
+}): Date {
+  const { at, timing, domain, zone } = input;
+  let due = at;
+  let ruleZone = domain.timeZone;
+  if (timing?.send_at_local_time) {
+    due = nextLocalTime(at, timing.send_at_local_time, zone);
+    ruleZone = zone;
+  } else if (timing?.best_time && input.bestHour !== undefined && input.bestHour !== null) {
+    due = nextLocalHour(at, input.bestHour, zone);
+    ruleZone = zone;
+  }
+  if (timing?.skip_holidays) due = skipHolidays(due, ruleZone, domain.extraHolidays);
+  if (QUIET_CHANNELS.has(input.channelType)) due = quietHoursEnd(due, domain.quietHours, zone) ?? due;
+  return due;
+}
+
+/** Whether an occurrence's sends need a plan per person (else every person is due at the occurrence, as the spec has it). */
+export const needsPlan = (timing: MomentumTiming | null, domain: DomainTiming, channelType: string) =>
+  Boolean(
+    timing?.send_at_local_time ||
+      timing?.best_time ||
+      timing?.skip_holidays ||
+      timing?.throttle_per_minute ||
+      (domain.quietHours && QUIET_CHANNELS.has(channelType)),
+  );
+
+/**
+ * 'Limite de envios por minuto': one send per 60/rate seconds, each at the first free slot at or after its planned
+ * time, slots counted from `origin`. The same persons in the same order get the same slots (a fan-out run again plans
+ * what it planned). Holds the rate whatever the planned times: a local-time campaign's zones never overlap above it.
+ */
+export function createThrottle(origin: Date, perMinute: number) {
+  const intervalMs = 60_000 / perMinute;
+  // Union-find over taken slots: next[k] points towards the first free slot at or after k.
+  const next = new Map<number, number>();
+  const find = (k: number): number => {
+    let root = k;
+    while (next.has(root)) root = next.get(root)!;
+    for (let i = k; i !== root; ) {
+      const up = next.get(i)!;
+      next.set(i, root);
+      i = up;
+    }
+    return root;
+  };
+  return {
+    intervalMs,
+    slot(planned: Date): Date {
+      const wanted = Math.max(0, Math.ceil((planned.getTime() - origin.getTime()) / intervalMs - 1e-9));
+      const k = find(wanted);
+      next.set(k, k + 1);
+      return new Date(Math.max(planned.getTime(), origin.getTime() + Math.round(k * intervalMs)));
+    },
+  };
+}
+
+/** When a throttled campaign of `recipients` starting at `start` sends its last message (the summary's expected end). */
+export const throttledEnd = (start: Date, recipients: number, perMinute: number) =>
+  new Date(start.getTime() + Math.max(0, recipients - 1) * (60_000 / perMinute));
+
+/**
+ * At send time (a triggered message, a retry, one the plan could not place): a push, SMS or e-mail due inside the
+ * domain's quiet hours on the person's clock waits for the window's end; null: it may go now.
+ */
+export function quietDeferral(
+  now: Date,
+  channelType: string | null,
+  quiet: QuietHours | null | undefined,
+  person: { timezone?: string | null; attributes?: Record<string, unknown> | null },
+  domainZone: string,
+): Date | null {
+  if (!quiet || !channelType || !QUIET_CHANNELS.has(channelType)) return null;
+  return quietHoursEnd(now, quiet, personZone(person, domainZone));
+}
+
+/** The zone a momentum's worktime reads: the domain's (the spec), or the visitor's ('no horário do visitante'). */
+export const worktimeZone = (
+  timing: MomentumTiming | null | undefined,
+  person: { timezone?: string | null; attributes?: Record<string, unknown> | null },
+  domainZone: string,
+) => (timing?.worktime_zone === 'visitor' ? personZone(person, domainZone) : domainZone);

@@ -1,0 +1,357 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createDomain, createTestApp, freshDatabase, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
+import { type PushService, startPushService } from '../../test/push-service.ts';
+import { type Database, queryRows } from '../db/client.ts';
+
+/*
+ * Issue #27 end to end, with the server's clock moved by hand: local-time campaigns to visitors in Brazil's four
+ * zones (told by the CDN's geo headers, as the collector keeps them), quiet hours holding and releasing, the
+ * throttle's rate, a holiday moving a recurrence, best time. Every message goes out once, across a restart (a new
+ * app, and engine, on the same database) in the middle.
+ */
+
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const MIN = 60_000;
+
+let database: Database;
+let closeDatabase: () => Promise<void>;
+let push: PushService;
+let t: TestApp;
+let owner: Awaited<ReturnType<typeof signUpAndSignIn>>;
+const apps: TestApp[] = [];
+
+const startApp = async () => {
+  const app = await createTestApp(
+    { authRateLimit: 1000, allowPrivateFetch: true, trustedGeoHeaders: 'cloudflare' },
+    { database },
+  );
+  apps.push(app);
+  return app;
+};
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  closeDatabase = database.close;
+  database.close = async () => {};
+  push = await startPushService();
+  t = await startApp();
+  owner = await signUpAndSignIn(t.app);
+});
+afterAll(async () => {
+  for (const app of apps) await app.close();
+  await closeDatabase();
+  await push.close();
+});
+
+/** A new app and engine on the same database at the same instant: what a worker restart leaves. */
+const restart = async () => {
+  const at = t.clock.now();
+  await t.app.engine.stop();
+  t = await startApp();
+  t.clock.set(at);
+};
+
+type Site = { uuid: string; gero_id: string; root: string };
+const site = async (name: string) => {
+  const root = `https://${name.toLowerCase().replaceAll(' ', '-')}-${randomUUID().slice(0, 8)}.com.br`;
+  return { ...(await createDomain(t.app, owner, name, root)), root } as Site;
+};
+
+const PLACES = {
+  saoPaulo: { country: 'BR', region: 'São Paulo', city: 'São Paulo' },
+  manaus: { country: 'BR', region: 'Amazonas', city: 'Manaus' },
+  rioBranco: { country: 'BR', region: 'Acre', city: 'Rio Branco' },
+  noronha: { country: 'BR', region: 'Pernambuco', city: 'Fernando de Noronha' },
+};
+type Place = (typeof PLACES)[keyof typeof PLACES];
+
+const collect = async (target: Site, vid: string, events: object[], place: Place = PLACES.saoPaulo) => {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/collect',
+    headers: {
+      'content-type': 'text/plain',
+      origin: target.root,
+      'user-agent': CHROME,
+      'cf-ipcountry': place.country,
+      'cf-region': encodeURIComponent(place.region),
+      'cf-ipcity': encodeURIComponent(place.city),
+    },
+    payload: JSON.stringify({ id: target.gero_id, vid, e: events }),
+  });
+  expect(res.statusCode).toBe(202);
+  await t.app.ingestor.drain();
+};
+
+/** A visitor who accepted push, somewhere. */
+const subscriber = async (target: Site, place: Place = PLACES.saoPaulo) => {
+  const vid = `v-${randomUUID()}`;
+  const sub = push.newSubscription();
+  await collect(target, vid, [{ t: 'optin', s: sub.subscription }], place);
+  return { vid, endpoint: sub.subscription.endpoint };
+};
+
+const pushBlock = (title: string) => ({
+  type: 'dispatcher',
+  values: [
+    {
+      filter: 'CELL_NOTIFICATION',
+      name: title,
+      title,
+      message: 'Aproveite hoje.',
+      icon_uri: 'https://loja.com.br/icone.png',
+      redirect_uri: 'https://loja.com.br/ofertas',
+      intervalRecurrency: [],
+    },
+  ],
+});
+const everyone = { type: 'filter', values: [{ filter: 'all' }] };
+
+const create = async (target: Site, body: Record<string, unknown>) => {
+  const res = await call(
+    t.app,
+    'POST',
+    '/api/momentum/create',
+    { domain_uuid: target.uuid, momentum_title: `Item ${randomUUID()}`, status: 'Active', ...body },
+    owner.token,
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.uuid as string;
+};
+
+const received = (endpoint: string) => push.received.filter((r) => r.endpoint === endpoint).length;
+
+const deliveriesOf = (momentumUuid: string) =>
+  queryRows<{ visitor_id: string; status: string; due_at: string | Date; sent_at: string | Date | null }>(
+    database.db,
+    sql`SELECT p.visitor_id, d.status, d.due_at, d.sent_at FROM deliveries d JOIN persons p ON p.uuid = d.person_uuid
+        WHERE d.momentum_uuid = ${momentumUuid}::uuid ORDER BY d.due_at, p.visitor_id`,
+  );
+const iso = (v: string | Date) => new Date(v).toISOString();
+
+/** Moves the server's clock to `at` (never back) and runs what came due: timed jobs and sends. */
+const moveTo = async (at: string | Date) => {
+  await t.app.engine.settle();
+  t.clock.set(at);
+  await t.app.engine.settle();
+};
+
+describe('a local-time campaign', () => {
+  it('reaches each of four zones at 10:00 on its own clock, once each, across a restart', async () => {
+    // Wednesday 11 March 2026, 08:00 in São Paulo (11:00 UTC): 09:00 in Noronha, 07:00 in Manaus, 06:00 in Acre.
+    t.clock.set('2026-03-11T11:00:00Z');
+    const target = await site('Loja Fusos');
+    const people = {
+      noronha: await subscriber(target, PLACES.noronha),
+      saoPaulo: await subscriber(target, PLACES.saoPaulo),
+      manaus: await subscriber(target, PLACES.manaus),
+      rioBranco: await subscriber(target, PLACES.rioBranco),
+    };
+    const uuid = await create(target, {
+      type: 'campaign',
+      momentums: [everyone, pushBlock('Bom dia!')],
+      send_at_local_time: '10:00',
+    });
+    await moveTo('2026-03-11T11:01:00Z');
+    const dues = Object.fromEntries((await deliveriesOf(uuid)).map((d) => [d.visitor_id, iso(d.due_at)]));
+    expect(dues).toEqual({
+      [people.noronha.vid]: '2026-03-11T12:00:00.000Z',
+      [people.saoPaulo.vid]: '2026-03-11T13:00:00.000Z',
+      [people.manaus.vid]: '2026-03-11T14:00:00.000Z',
+      [people.rioBranco.vid]: '2026-03-11T15:00:00.000Z',
+    });
+    const counts = () => Object.values(people).map((p) => received(p.endpoint));
+    expect(counts()).toEqual([0, 0, 0, 0]);
+    await moveTo('2026-03-11T12:00:00Z');
+    expect(counts()).toEqual([1, 0, 0, 0]);
+    await moveTo('2026-03-11T13:30:00Z');
+    expect(counts()).toEqual([1, 1, 0, 0]);
+    await restart();
+    await moveTo('2026-03-11T14:00:00Z');
+    expect(counts()).toEqual([1, 1, 1, 0]);
+    await moveTo('2026-03-11T16:00:00Z');
+    await moveTo('2026-03-12T16:00:00Z');
+    expect(counts()).toEqual([1, 1, 1, 1]);
+    expect((await deliveriesOf(uuid)).map((d) => d.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
+  });
+});
+
+describe('quiet hours', () => {
+  it('hold a push due inside the window on the visitor’s clock until its end; on-site messages go', async () => {
+    // 23:30 in São Paulo, 21:30 in Acre.
+    t.clock.set('2026-03-12T02:30:00Z');
+    const target = await site('Loja Silencio');
+    expect(
+      (
+        await call(
+          t.app,
+          'PUT',
+          `/api/domain/update/${target.uuid}`,
+          { domain: { quiet_hours: { start: '22:00', end: '08:00' } } },
+          owner.token,
+        )
+      ).status,
+    ).toBe(200);
+    const pageTrigger = {
+      type: 'trigger',
+      regex: false,
+      values: [{ filter: 'pageview', comparation: 'contain', value: ['/oferta'], dischargeIn: [] }],
+    };
+    const pushUuid = await create(target, { type: 'momentum', momentums: [everyone, pageTrigger, pushBlock('Oi')] });
+    const onsiteUuid = await create(target, {
+      type: 'momentum',
+      momentums: [
+        everyone,
+        pageTrigger,
+        {
+          type: 'dispatcher',
+          values: [
+            {
+              filter: 'SUPERARE_WEBVIEW',
+              webview_type: 'topbar',
+              webview_mode: 'devices_all',
+              webview_props: { topbarContent: 'Frete grátis', topbarBtnText: 'Ver' },
+            },
+          ],
+        },
+      ],
+    });
+    const paulista = await subscriber(target, PLACES.saoPaulo);
+    const acreana = await subscriber(target, PLACES.rioBranco);
+    await collect(target, paulista.vid, [{ t: 'pv', u: `${target.root}/oferta` }], PLACES.saoPaulo);
+    await collect(target, acreana.vid, [{ t: 'pv', u: `${target.root}/oferta` }], PLACES.rioBranco);
+    await moveTo('2026-03-12T02:31:00Z');
+    expect(received(paulista.endpoint)).toBe(0);
+    expect(received(acreana.endpoint)).toBe(1);
+    expect((await deliveriesOf(onsiteUuid)).map((d) => d.status)).toEqual(['sent', 'sent']);
+    const held = (await deliveriesOf(pushUuid)).find((d) => d.visitor_id === paulista.vid)!;
+    expect([held.status, iso(held.due_at)]).toEqual(['queued', '2026-03-12T11:00:00.000Z']);
+
+    await moveTo('2026-03-12T10:59:00Z');
+    expect(received(paulista.endpoint)).toBe(0);
+    await moveTo('2026-03-12T11:00:00Z');
+    expect(received(paulista.endpoint)).toBe(1);
+    await moveTo('2026-03-12T12:00:00Z');
+    expect([received(paulista.endpoint), received(acreana.endpoint)]).toEqual([1, 1]);
+  });
+});
+
+describe('the throttle', () => {
+  it('sends a campaign at its rate per minute, evenly, each person once, across a restart', async () => {
+    t.clock.set('2026-03-13T15:00:00Z');
+    const target = await site('Loja Vazao');
+    const people = [];
+    for (let i = 0; i < 24; i++) people.push(await subscriber(target));
+    const uuid = await create(target, {
+      type: 'campaign',
+      momentums: [everyone, pushBlock('Liquidação')],
+      throttle_per_minute: 6,
+    });
+    await moveTo(new Date(t.clock.now().getTime() + 1000));
+    const dues = (await deliveriesOf(uuid)).map((d) => new Date(d.due_at).getTime());
+    // From the activation on (the clock flows while the test subscribes people), one every 10 s.
+    const start = dues[0]!;
+    expect(start - new Date('2026-03-13T15:00:00Z').getTime()).toBeLessThan(MIN);
+    expect(dues.map((d) => (d - start) / 1000)).toEqual(Array.from({ length: 24 }, (_, i) => i * 10));
+    const sent = () => people.reduce((n, p) => n + received(p.endpoint), 0);
+    expect(sent()).toBe(1);
+    await moveTo(new Date(start + MIN - 1000));
+    expect(sent()).toBe(6);
+    await moveTo(new Date(start + 2 * MIN - 1000));
+    expect(sent()).toBe(12);
+    await restart();
+    await moveTo(new Date(start + 3 * MIN - 1000));
+    expect(sent()).toBe(18);
+    // The expected end: 23 gaps of 10 s after the start.
+    await moveTo(new Date(start + 230_000));
+    expect(sent()).toBe(24);
+    for (const p of people) expect(received(p.endpoint)).toBe(1);
+  });
+});
+
+describe('holidays', () => {
+  it('move a weekly recurrence past Carnaval and the domain’s own holiday; without the option it keeps the day', async () => {
+    // Monday 16 February 2026 (Carnaval), 09:00 in São Paulo.
+    t.clock.set('2026-02-16T12:00:00Z');
+    const target = await site('Loja Feriado');
+    await call(
+      t.app,
+      'PUT',
+      `/api/domain/update/${target.uuid}`,
+      { domain: { extra_holidays: ['2026-02-18'] } },
+      owner.token,
+    );
+    const someone = await subscriber(target);
+    const tuesdays = {
+      type: 'trigger',
+      regex: false,
+      values: [{ filter: 'recurrence', comparation: 'weekly', value: ['tuesday'], hours: '10:00', dischargeIn: [] }],
+    };
+    const skipping = await create(target, {
+      type: 'momentum',
+      momentums: [everyone, tuesdays, pushBlock('Terça')],
+      skip_holidays: true,
+    });
+    const plain = await create(target, { type: 'momentum', momentums: [everyone, tuesdays, pushBlock('Terça')] });
+    await moveTo('2026-02-17T13:00:00Z');
+    expect((await deliveriesOf(plain)).map((d) => [iso(d.due_at), d.status])).toEqual([
+      ['2026-02-17T13:00:00.000Z', 'sent'],
+    ]);
+    // Tuesday is Carnaval, Wednesday the domain's own: Thursday at 10:00.
+    expect((await deliveriesOf(skipping)).map((d) => [iso(d.due_at), d.status])).toEqual([
+      ['2026-02-19T13:00:00.000Z', 'queued'],
+    ]);
+    await moveTo('2026-02-19T12:59:00Z');
+    expect(received(someone.endpoint)).toBe(1);
+    await moveTo('2026-02-19T13:00:00Z');
+    expect(received(someone.endpoint)).toBe(2);
+    // The next Tuesday is no holiday.
+    await moveTo('2026-02-24T13:00:00Z');
+    expect((await deliveriesOf(skipping)).map((d) => iso(d.due_at))).toEqual([
+      '2026-02-19T13:00:00.000Z',
+      '2026-02-24T13:00:00.000Z',
+    ]);
+    expect(received(someone.endpoint)).toBe(4);
+  });
+});
+
+describe('best time', () => {
+  it('sends to each person at their most active local hour, the domain’s busiest hour without history', async () => {
+    // Subscribed long before the 30 days best time reads.
+    t.clock.set('2026-01-05T12:00:00Z');
+    const target = await site('Loja Melhor Hora');
+    const night = await subscriber(target);
+    const morning = await subscriber(target, PLACES.manaus);
+    const newcomer = await subscriber(target);
+    // History: `night` visits at 20:15 in São Paulo on ten days, `morning` at 07:40 in Manaus on eight (and once at 13:10).
+    for (let day = 1; day <= 10; day++) {
+      const date = `2026-03-${String(day).padStart(2, '0')}`;
+      t.clock.set(`${date}T23:15:00Z`);
+      await collect(target, night.vid, [{ t: 'pv', u: `${target.root}/noite` }]);
+      if (day > 8) continue;
+      t.clock.set(`${date}T11:40:00Z`);
+      await collect(target, morning.vid, [{ t: 'pv', u: `${target.root}/manha` }], PLACES.manaus);
+    }
+    t.clock.set('2026-03-11T17:10:00Z');
+    await collect(target, morning.vid, [{ t: 'pv', u: `${target.root}/tarde` }], PLACES.manaus);
+    // Wednesday 11 March, 15:00 in São Paulo.
+    t.clock.set('2026-03-11T18:00:00Z');
+    const uuid = await create(target, {
+      type: 'campaign',
+      momentums: [everyone, pushBlock('Para você')],
+      best_time: true,
+    });
+    await moveTo('2026-03-11T18:00:00Z');
+    const dues = Object.fromEntries((await deliveriesOf(uuid)).map((d) => [d.visitor_id, iso(d.due_at)]));
+    expect(dues).toEqual({
+      [night.vid]: '2026-03-11T23:00:00.000Z',
+      [morning.vid]: '2026-03-12T11:00:00.000Z',
+      // The domain's busiest hour is 20:00 in São Paulo (night's ten visits): the newcomer's own clock is São Paulo's.
+      [newcomer.vid]: '2026-03-11T23:00:00.000Z',
+    });
+    await moveTo('2026-03-12T12:00:00Z');
+    for (const p of [night, morning, newcomer]) expect(received(p.endpoint)).toBe(1);
+  });
+});
