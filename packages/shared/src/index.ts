@@ -29,5 +29,6 @@ export * from './persons/privacy.schema.ts';
 export * from './profile/profile.schema.ts';
 export * from './simulate/simulate.schema.ts';
 export * from './system/dev-clock.schema.ts';
+export * from './timing/place-zone.ts';
 export * from './timing/timing.schema.ts';
 export { configureZodMessages } from './zod.ts';
