@@ -95,11 +95,6 @@ async function assertTitle(
 }
 
 /**
- * The item's channel: the one sent, else the domain's channel of the dispatcher's type. The spec's create body
- * carries no channel_uuid (doc 2 §7) and the engine sends by the block's type, but the editors read the item's
- * channel_uuid: an item made through the API (the demo's) would open with no channel.
- */
-/**
  * The experiment to store (issue #25): null without one (absent, or no control group and no variants); GCD items run
  * in the page, where no arm is drawn yet, so they refuse one. With variants the dispatcher block carries the first
  * variant's message, so whatever reads the blocks alone sees variant A.
@@ -115,6 +110,11 @@ function withExperiment(type: MomentumType, blocks: unknown[], experiment: Exper
   };
 }
 
+/**
+ * The item's channel: the one sent, else the domain's channel of the dispatcher's type. The spec's create body
+ * carries no channel_uuid (doc 2 §7) and the engine sends by the block's type, but the editors read the item's
+ * channel_uuid: an item made through the API (the demo's) would open with no channel.
+ */
 async function resolveChannel(
   ctx: AppContext,
   domainUuid: string,
