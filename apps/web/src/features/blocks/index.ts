@@ -2,6 +2,16 @@ export { AUDIENCE_DEBOUNCE_MS, AudienceEstimate, formatAudience } from './audien
 export * from './block-state.ts';
 export * from './block-summary.ts';
 export { ButtonsEditor, ChannelEditor, MESSAGE_MAX, NO_CHANNELS, TITLE_MAX } from './channel-editor.tsx';
+export {
+  checkExperiment,
+  ExperimentEditor,
+  type ExperimentState,
+  emptyExperiment,
+  experimentBody,
+  experimentFromItem,
+  experimentUsed,
+  VariantTabs,
+} from './experiment-editor.tsx';
 export { FILTERS_FAILED, FilterEditor } from './filter-editor.tsx';
 export { FinishEditor } from './finish-editor.tsx';
 export { ImagePickerModal } from './image-picker-modal.tsx';

@@ -12,6 +12,7 @@ import {
   IconFileText,
   IconFilter,
   IconFlagCheck,
+  IconFlask,
   IconLock,
   IconRocket,
   IconSend,
@@ -32,16 +33,22 @@ import {
   type ChannelState,
   channelFromBlock,
   checkDispatcher,
+  checkExperiment,
   checkFilter,
   checkFinish,
   checkFinishFuture,
   checkTrigger,
   checkWorktime,
+  dispatcherBlockInput,
+  ExperimentEditor,
+  type ExperimentState,
   emptyChannel,
+  emptyExperiment,
   emptyFilter,
   emptyFinish,
   emptyTrigger,
   emptyWorktime,
+  experimentFromItem,
   type FieldErrors,
   FilterEditor,
   type FilterState,
@@ -55,6 +62,7 @@ import {
   type TriggerState,
   toWorktime,
   triggerFromBlock,
+  VariantTabs,
   WorktimeEditor,
   type WorktimeState,
   warnIncomplete,
@@ -79,6 +87,8 @@ interface FormState {
   worktime: WorktimeState;
   channel: ChannelState;
   finish: FinishState;
+  /** 'Teste A/B' (issue #25): variants B, C, … of the channel's message, their shares, the control group. */
+  experiment: ExperimentState<ChannelState>;
 }
 type SectionErrors = {
   title?: string;
@@ -87,7 +97,17 @@ type SectionErrors = {
   worktime?: FieldErrors;
   channel?: FieldErrors;
   finish?: FieldErrors;
+  experiment?: FieldErrors;
+  /** Each variant's message errors, B at 0 (A's are `channel`). */
+  variants?: (FieldErrors | undefined)[];
 };
+
+/** A variant's values as the channel editor edits them (it shares variant A's channel). */
+const variantFromValue = (channelUuid: string | null | undefined) => (value: unknown) =>
+  channelFromBlock({ values: [value] }, channelUuid);
+/** The dispatcher values of variant A (the channel) and of B, C, …. */
+const variantValues = (s: FormState) =>
+  [s.channel, ...(s.experiment.ab ? s.experiment.others : [])].map((c) => dispatcherBlockInput(c).values[0]);
 
 const initialState = (item: MomentumItem | undefined): FormState =>
   item
@@ -99,6 +119,7 @@ const initialState = (item: MomentumItem | undefined): FormState =>
         worktime: worktimeFromItem(item.worktime),
         channel: channelFromBlock(blockOf(item.momentums, 'dispatcher'), item.channel_uuid),
         finish: finishFromBlock(blockOf(item.momentums, 'finish')),
+        experiment: experimentFromItem(item.experiment, variantFromValue(item.channel_uuid)),
       }
     : {
         title: '',
@@ -108,6 +129,7 @@ const initialState = (item: MomentumItem | undefined): FormState =>
         worktime: emptyWorktime(),
         channel: emptyChannel(),
         finish: emptyFinish(),
+        experiment: emptyExperiment(),
       };
 
 export interface MomentumFormProps {
@@ -133,6 +155,8 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
   const [state, setState] = useState<FormState>(initial);
   const [errors, setErrors] = useState<SectionErrors>({});
   const [step, setStep] = useState<'form' | 'summary'>('form');
+  /** The variant whose message the channel section shows (0 = A). */
+  const [variant, setVariant] = useState(0);
   const [scheduleOpen, setScheduleOpen] = useState(false);
   const [blocks, setBlocks] = useState<unknown[]>([]);
   /** What the server said about a refused save (the toast carries the spec's text, §8). */
@@ -191,6 +215,10 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
     if (!state.channel.channel_uuid) channelErrors.channel_uuid = 'Escolha um canal.';
     if (Object.keys(channelErrors).length) next.channel = channelErrors;
     else if (d.ok) out.push(d.block);
+    const others = state.experiment.ab ? state.experiment.others.map((c) => checkDispatcher(c)) : [];
+    if (others.some((o) => !o.ok)) next.variants = others.map((o) => (o.ok ? undefined : o.errors));
+    const x = checkExperiment(state.experiment, variantValues(state));
+    if (!x.ok) next.experiment = x.errors;
     if (isMomentum && state.finish.enabled) {
       const fin = checkFinishFuture(state.finish);
       if (!fin.ok) next.finish = fin.errors;
@@ -220,6 +248,13 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
     return out;
   }
 
+  /** `experiment` beside `momentums` when the section is used and the message went into the blocks; no key otherwise. */
+  const experimentOf = (momentums: unknown[]) => {
+    if (!momentums.some((b) => (b as { type?: string }).type === 'dispatcher')) return {};
+    const x = checkExperiment(state.experiment, variantValues(state));
+    return x.ok && x.experiment ? { experiment: x.experiment } : {};
+  };
+
   const session = getSession();
   const bodyOf = (momentums: unknown[], extra: Partial<MomentumBody>, worktimeOk: boolean): MomentumBody => ({
     ...(session ? { company_uuid: session.company_uuid, user_uuid: session.user_uuid } : {}),
@@ -230,6 +265,7 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
     channel_uuid: state.channel.channel_uuid || null,
     momentums,
     worktime: worktimeWithEndDate(worktimeOk ? toWorktime(state.worktime) : null, momentums),
+    ...experimentOf(momentums),
     ...(item ? { uuid: item.uuid } : {}),
     ...extra,
   });
@@ -356,6 +392,18 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
     </Modal>
   );
 
+  const sentExperiment = experimentOf(blocks).experiment;
+  const experimentLine = sentExperiment
+    ? [
+        sentExperiment.variants.length
+          ? `Variantes ${sentExperiment.variants.map((v) => `${v.name} ${v.weight} %`).join(', ')}.`
+          : null,
+        `Grupo de controle: ${sentExperiment.control_percent} % não recebe nada.`,
+      ]
+        .filter(Boolean)
+        .join(' ')
+    : null;
+
   if (step === 'summary') {
     return (
       <>
@@ -370,6 +418,11 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
           updatedAt={item?.updated_at}
           scheduledAt={item?.scheduled_at}
         />
+        {experimentLine ? (
+          <Alert color="grape" variant="light" mt="lg" icon={<IconFlask />} title="Teste A/B">
+            {experimentLine}
+          </Alert>
+        ) : null}
         <Stack mt="lg">
           <SimulationPanel momentum={() => bodyOf(blocks, {}, true)} />
         </Stack>
@@ -429,6 +482,28 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
       </>
     );
   }
+
+  const variantCount = state.experiment.ab ? state.experiment.others.length + 1 : 1;
+  const shownVariant = Math.min(variant, variantCount - 1);
+  /** The channel editor edits the shown variant; the channel itself is A's (one channel for every variant). */
+  const editVariant = (value: ChannelState) => {
+    if (shownVariant === 0) return set('channel')(value);
+    const { channel_uuid, ...message } = value;
+    setState((s) => ({
+      ...s,
+      channel: channel_uuid === s.channel.channel_uuid ? s.channel : { ...s.channel, channel_uuid },
+      experiment: {
+        ...s.experiment,
+        others: s.experiment.others.map((o, i) => (i === shownVariant - 1 ? { ...o, ...message } : o)),
+      },
+    }));
+    setErrors((e) => {
+      if (!e.variants?.[shownVariant - 1]) return e;
+      const variants = [...e.variants];
+      variants[shownVariant - 1] = undefined;
+      return { ...e, variants };
+    });
+  };
 
   let n = 0;
   return (
@@ -513,12 +588,41 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
           title="Canal"
           description="A notificação push que o visitante recebe."
         >
-          <ChannelEditor
-            domainUuid={domainUuid}
-            siteRoot={siteRoot}
-            value={state.channel}
-            onChange={set('channel')}
-            errors={errors.channel}
+          <Stack gap="md">
+            <VariantTabs
+              count={variantCount}
+              active={shownVariant}
+              onChange={setVariant}
+              invalid={[Boolean(errors.channel), ...(errors.variants ?? []).map(Boolean)]}
+            />
+            <ChannelEditor
+              key={shownVariant}
+              domainUuid={domainUuid}
+              siteRoot={siteRoot}
+              value={
+                shownVariant === 0
+                  ? state.channel
+                  : { ...state.experiment.others[shownVariant - 1]!, channel_uuid: state.channel.channel_uuid }
+              }
+              onChange={editVariant}
+              errors={shownVariant === 0 ? errors.channel : errors.variants?.[shownVariant - 1]}
+            />
+          </Stack>
+        </FormSection>
+        <FormSection
+          n={++n}
+          icon={<IconFlask size={20} />}
+          title="Teste A/B"
+          description="Opcional: compare versões da mensagem e meça quanto ela vende a mais que o silêncio."
+        >
+          <ExperimentEditor
+            value={state.experiment}
+            onChange={(experiment) => {
+              set('experiment')(experiment);
+              if (!experiment.ab) setVariant(0);
+            }}
+            variantA={state.channel}
+            errors={errors.experiment}
           />
         </FormSection>
         {isMomentum ? (

@@ -1,0 +1,223 @@
+import {
+  type Experiment,
+  type ExperimentInput,
+  experimentMessages as em,
+  evenWeights,
+  experimentSchema,
+  MAX_CONTROL_PERCENT,
+  VARIANT_NAMES,
+} from '@impeto/shared';
+import { ActionIcon, Button, Group, NumberInput, Paper, Stack, Switch, Tabs, Text } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import type { FieldErrors } from './block-state.ts';
+
+/*
+ * 'Teste A/B' (issue #25), shared by the v2 form and the diagram's channel block. Variant A is the block's own message
+ * (the editor the page already shows); `others` are B, C, … as the same editor's state. An experiment with no
+ * variants and no control group is no experiment: the body then carries no `experiment` key.
+ */
+export interface ExperimentState<V> {
+  ab: boolean;
+  /** 'Grupo de controle' in %, as typed (NumberInput gives '' when emptied). */
+  control: number | string;
+  /** Shares of A, B, … in %, as typed. */
+  weights: (number | string)[];
+  /** Variants B, C, … (A is the block's message). */
+  others: V[];
+}
+
+export const emptyExperiment = <V,>(): ExperimentState<V> => ({ ab: false, control: 0, weights: [], others: [] });
+
+/** The stored experiment as the editor's state; `fromValue` reads one dispatcher value into the editor's state. */
+export function experimentFromItem<V>(
+  experiment: Experiment | ExperimentInput | null | undefined,
+  fromValue: (value: unknown) => V,
+): ExperimentState<V> {
+  if (!experiment) return emptyExperiment();
+  const variants = experiment.variants ?? [];
+  return {
+    ab: variants.length >= 2,
+    control: experiment.control_percent ?? 0,
+    weights: variants.length >= 2 ? variants.map((v) => v.weight) : [],
+    others: variants.length >= 2 ? variants.slice(1).map((v) => fromValue((v.values as unknown[])[0])) : [],
+  };
+}
+
+/** Whether the section changes anything (a control group or variants): without, the body has no `experiment`. */
+export const experimentUsed = (s: ExperimentState<unknown>) => s.ab || Number(s.control) > 0;
+
+/** The body's `experiment`, or undefined when the section is unused. `values` are the dispatcher values A, B, …. */
+export function experimentBody(s: ExperimentState<unknown>, values: unknown[]): ExperimentInput | undefined {
+  if (!experimentUsed(s)) return undefined;
+  const control = s.control === '' ? 0 : Number(s.control);
+  return {
+    control_percent: control,
+    variants: s.ab
+      ? values.map((v, i) => ({ name: VARIANT_NAMES[i] as 'A', weight: Number(s.weights[i]), values: [v] }))
+      : [],
+  } as ExperimentInput;
+}
+
+/** The shared schema's pt-BR errors, keyed 'control', 'weights' (the sum, the count) and 'weight.<i>'. */
+export function checkExperiment(
+  s: ExperimentState<unknown>,
+  values: unknown[],
+): { ok: true; experiment: Experiment | undefined } | { ok: false; errors: FieldErrors } {
+  const body = experimentBody(s, values);
+  if (!body) return { ok: true, experiment: undefined };
+  const errors: FieldErrors = {};
+  if (s.control === '' || s.control === undefined) errors.control = em.controlInvalid;
+  s.weights.forEach((w, i) => {
+    if (w === '') errors[`weight.${i}`] = em.weightInvalid;
+  });
+  const parsed = experimentSchema.safeParse(body);
+  if (parsed.success && !Object.keys(errors).length) return { ok: true, experiment: parsed.data };
+  for (const issue of parsed.success ? [] : parsed.error.issues) {
+    const [head, i, field] = issue.path;
+    // A variant's message is checked by its own editor (the tab shows its errors).
+    const key =
+      head === 'control_percent'
+        ? 'control'
+        : head === 'variants' && field === 'weight'
+          ? `weight.${String(i)}`
+          : head === 'variants' && field === 'values'
+            ? null
+            : 'weights';
+    if (key) errors[key] ??= issue.message;
+  }
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, experiment: undefined };
+}
+
+export interface ExperimentEditorProps<V> {
+  value: ExperimentState<V>;
+  onChange: (value: ExperimentState<V>) => void;
+  /** Variant A's message: a new variant starts as its copy. */
+  variantA: V;
+  errors?: FieldErrors;
+  disabled?: boolean;
+}
+
+/** The 'Teste A/B' controls: variants on or off, each one's share, 'Grupo de controle'. */
+export function ExperimentEditor<V>({ value, onChange, variantA, errors = {}, disabled }: ExperimentEditorProps<V>) {
+  const count = value.ab ? value.others.length + 1 : 0;
+  const copy = () => structuredClone(variantA);
+  const set = (patch: Partial<ExperimentState<V>>) => onChange({ ...value, ...patch });
+  const total = value.weights.reduce<number>((sum, w) => sum + (Number(w) || 0), 0);
+  return (
+    <Stack gap="sm">
+      <Switch
+        label="Testar variantes da mensagem"
+        description="Divide quem se qualifica entre 2 a 5 versões da mensagem (A, B, C…) e mostra qual vende mais."
+        checked={value.ab}
+        disabled={disabled}
+        onChange={(e) =>
+          e.currentTarget.checked
+            ? set({ ab: true, others: [copy()], weights: evenWeights(2) })
+            : set({ ab: false, others: [], weights: [] })
+        }
+      />
+      {value.ab ? (
+        <Paper withBorder p="sm" radius="md" component="fieldset" aria-label="Variantes" style={{ margin: 0 }}>
+          <Stack gap="xs">
+            <Text size="sm" c="dimmed">
+              Edite cada variante na aba dela, na mensagem acima. Parcelas iguais por padrão; a soma deve ser 100 %.
+            </Text>
+            {Array.from({ length: count }, (_, i) => VARIANT_NAMES[i] as string).map((name, i) => (
+              <Group key={name} align="flex-end" gap="xs" wrap="nowrap">
+                <NumberInput
+                  label={`Parcela da variante ${name}`}
+                  suffix=" %"
+                  min={1}
+                  max={99}
+                  allowDecimal={false}
+                  allowNegative={false}
+                  clampBehavior="none"
+                  value={value.weights[i] ?? ''}
+                  onChange={(w) => set({ weights: value.weights.map((x, j) => (j === i ? w : x)) })}
+                  error={errors[`weight.${i}`]}
+                  disabled={disabled}
+                  w={200}
+                />
+                {i > 0 && count > 2 ? (
+                  <ActionIcon
+                    mb={4}
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Remover variante ${name}`}
+                    disabled={disabled}
+                    onClick={() =>
+                      set({ others: value.others.filter((_, j) => j !== i - 1), weights: evenWeights(count - 1) })
+                    }
+                  >
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                ) : null}
+              </Group>
+            ))}
+            <Group justify="space-between" align="center">
+              <Text size="sm" c={total === 100 ? 'dimmed' : 'red'} aria-live="polite">
+                Total: {total} %
+              </Text>
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconPlus size={14} />}
+                disabled={disabled || count >= VARIANT_NAMES.length}
+                onClick={() => set({ others: [...value.others, copy()], weights: evenWeights(count + 1) })}
+              >
+                Adicionar variante
+              </Button>
+            </Group>
+            {errors.weights ? (
+              <Text size="sm" c="red" role="alert">
+                {errors.weights}
+              </Text>
+            ) : null}
+          </Stack>
+        </Paper>
+      ) : null}
+      <NumberInput
+        label="Grupo de controle"
+        description="Parte de quem se qualifica que não recebe nada, para medir quanto a mensagem vende a mais. De 0 a 50 %."
+        suffix=" %"
+        min={0}
+        max={MAX_CONTROL_PERCENT}
+        allowDecimal={false}
+        allowNegative={false}
+        clampBehavior="none"
+        value={value.control}
+        onChange={(control) => set({ control })}
+        error={errors.control}
+        disabled={disabled}
+        w={{ base: '100%', sm: 320 }}
+      />
+    </Stack>
+  );
+}
+
+/** One tab per variant above the message editor (its preview follows the chosen variant). */
+export function VariantTabs({
+  count,
+  active,
+  onChange,
+  invalid = [],
+}: {
+  count: number;
+  active: number;
+  onChange: (index: number) => void;
+  /** Variants whose message has errors (marked on their tab). */
+  invalid?: boolean[];
+}) {
+  if (count < 2) return null;
+  return (
+    <Tabs value={String(active)} onChange={(v) => onChange(Number(v ?? 0))} variant="outline">
+      <Tabs.List aria-label="Variantes da mensagem">
+        {Array.from({ length: count }, (_, i) => (
+          <Tabs.Tab key={VARIANT_NAMES[i]} value={String(i)} c={invalid[i] ? 'red' : undefined}>
+            {`Variante ${VARIANT_NAMES[i]}`}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+    </Tabs>
+  );
+}
