@@ -3,6 +3,8 @@ import {
   DEFAULT_RETENTION_MONTHS,
   type DomainItem,
   ensureHttps,
+  globalControlPercentSchema,
+  MAX_GLOBAL_CONTROL_PERCENT,
   retentionMonthsSchema,
 } from '@impeto/shared';
 import { Button, Group, Modal, NumberInput, Stack, Switch, TagsInput, TextInput } from '@mantine/core';
@@ -31,6 +33,7 @@ export function EditDomainModal({ domain, onClose }: Props) {
       name: '',
       domain: '',
       retention_months: DEFAULT_RETENTION_MONTHS as number | string,
+      control_group_percent: 0 as number | string,
       ...NO_TIMING,
     },
     validate: (values) => {
@@ -38,10 +41,14 @@ export function EditDomainModal({ domain, onClose }: Props) {
         sync: true,
       })(values);
       const retention = retentionMonthsSchema.safeParse(values.retention_months);
+      const control = globalControlPercentSchema.safeParse(
+        values.control_group_percent === '' ? null : Number(values.control_group_percent),
+      );
       const timing = domain ? readTimingFields(values, domain) : { change: {} };
       return {
         ...errors,
         ...(retention.success ? {} : { retention_months: retention.error.issues[0]?.message }),
+        ...(control.success ? {} : { control_group_percent: control.error.issues[0]?.message }),
         ...('errors' in timing ? timing.errors : {}),
       };
     },
@@ -54,6 +61,7 @@ export function EditDomainModal({ domain, onClose }: Props) {
         name: domain.name,
         domain: domain.domain,
         retention_months: domain.retention_months ?? DEFAULT_RETENTION_MONTHS,
+        control_group_percent: domain.control_group_percent ?? 0,
         ...timingFieldsOf(domain),
       });
     else form.reset();
@@ -69,6 +77,10 @@ export function EditDomainModal({ domain, onClose }: Props) {
         address: ensureHttps(values.domain),
         retention_months: Number(values.retention_months),
         ...('change' in timing ? timing.change : {}),
+        // The global control group (issue #25) only when changed.
+        ...(Number(values.control_group_percent) !== (domain.control_group_percent ?? 0)
+          ? { control_group_percent: Number(values.control_group_percent) }
+          : {}),
       },
       {
         onSuccess: (answer) => {
@@ -83,6 +95,7 @@ export function EditDomainModal({ domain, onClose }: Props) {
             'domain.quiet_hours.start': 'quiet_start',
             'domain.quiet_hours.end': 'quiet_end',
             'domain.extra_holidays': 'holidays',
+            'domain.control_group_percent': 'control_group_percent',
           });
           notifyError(error);
         },
@@ -136,6 +149,18 @@ export function EditDomainModal({ domain, onClose }: Props) {
             acceptValueOnBlur
             clearable
             {...form.getInputProps('holidays')}
+          />
+          <NumberInput
+            label="Grupo de controle global"
+            name="control_group_percent"
+            description={`Parte dos visitantes do domínio (0 a ${MAX_GLOBAL_CONTROL_PERCENT} %) que nunca recebe mensagem de nenhum momentum ou campanha, para comparar as compras deles com as dos demais. Padrão: 0 %.`}
+            suffix=" %"
+            min={0}
+            max={MAX_GLOBAL_CONTROL_PERCENT}
+            allowDecimal={false}
+            allowNegative={false}
+            clampBehavior="none"
+            {...form.getInputProps('control_group_percent')}
           />
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose}>

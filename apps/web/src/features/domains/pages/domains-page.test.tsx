@@ -1,4 +1,4 @@
-import { msg, timingMessages } from '@impeto/shared';
+import { experimentMessages, msg, timingMessages } from '@impeto/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -208,6 +208,41 @@ describe('domains page', () => {
         retention_months: 13,
         quiet_hours: { start: '22:00', end: '07:30' },
         extra_holidays: ['2026-01-20', '2026-07-09'],
+      },
+    });
+  });
+
+  it('sets the global control group, 0 % by default, 0–20 % with a pt-BR message (issue #25)', async () => {
+    const { calls } = renderPage('/domains', {
+      session: true,
+      fetch: serve((url, method) =>
+        method === 'PUT' && url === `/api/domain/update/${DOMAINS[0]?.uuid}`
+          ? { body: { message: msg.domain.updated, data: { ...DOMAINS[0], control_group_percent: 10 } } }
+          : undefined,
+      ),
+    });
+    await ready();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Opções de Loja Aurora' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Editar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editando domínio' });
+    const control = within(dialog).getByRole('textbox', { name: 'Grupo de controle global' }) as HTMLInputElement;
+    await waitFor(() => expect(control.value).toBe('0 %'));
+    await user.clear(control);
+    await user.type(control, '25');
+    await user.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await within(dialog).findByText(experimentMessages.globalControlInvalid)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+    await user.clear(control);
+    await user.type(control, '10');
+    await user.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText(msg.domain.updated)).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')?.json).toEqual({
+      domain: {
+        name: 'Loja Aurora',
+        address: 'https://loja.example.com',
+        retention_months: 13,
+        control_group_percent: 10,
       },
     });
   });
