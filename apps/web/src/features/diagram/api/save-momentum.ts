@@ -1,4 +1,4 @@
-import type { MomentumItem, MomentumType, Worktime } from '@impeto/shared';
+import type { Experiment, MomentumItem, MomentumType, Worktime } from '@impeto/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
@@ -17,6 +17,8 @@ export interface DiagramSaveBody {
   channel_uuid: string | null;
   momentums: unknown[];
   worktime?: Worktime | null;
+  /** A/B variants and control group (issue #25); absent when the channel block has none. */
+  experiment?: Experiment;
 }
 
 /** POST /momentum/create, or PUT /momentum/update when the body carries uuid. */

@@ -15,11 +15,17 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconCheck, IconEye, IconLock, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { type FieldErrors, FilterEditor, TriggerEditor } from '../../blocks/index.ts';
+import {
+  type ExperimentState,
+  emptyExperiment,
+  type FieldErrors,
+  FilterEditor,
+  TriggerEditor,
+} from '../../blocks/index.ts';
 import { BLOCK_META } from '../block-meta.ts';
-import type { DiagramForms } from '../diagram-state.ts';
+import type { ChannelFormState, DiagramForms } from '../diagram-state.ts';
 import { BLOCK_ORDER, type DiagramBlockType, type DiagramKind } from '../graph.ts';
-import { ChannelForm } from './channel-form.tsx';
+import { ChannelVariants, type ExperimentErrors } from './channel-variants.tsx';
 import { TourTarget } from './diagram-tour.tsx';
 import { FinishForm } from './finish-form.tsx';
 
@@ -57,6 +63,10 @@ export interface BlockPanelProps {
   onAdd: (type: DiagramBlockType) => void;
   onRemove: (type: DiagramBlockType) => void;
   onChange: <T extends DiagramBlockType>(type: T, form: NonNullable<DiagramForms[T]>) => void;
+  /** The channel block's 'Teste A/B' (issue #25). */
+  experiment?: ExperimentState<ChannelFormState>;
+  onExperimentChange?: (value: ExperimentState<ChannelFormState>) => void;
+  experimentErrors?: ExperimentErrors;
 }
 
 export function BlockPanel(props: BlockPanelProps) {
@@ -262,13 +272,16 @@ function SelectedBlock(props: BlockPanelProps & { type: DiagramBlockType; readOn
         />
       ) : null}
       {type === 'dispatcher' && forms.dispatcher ? (
-        <ChannelForm
+        <ChannelVariants
           domainUuid={domainUuid}
           siteRoot={siteRoot}
           value={forms.dispatcher}
           onChange={(v) => onChange('dispatcher', v)}
           errors={blockErrors}
           readOnly={disabled}
+          experiment={props.experiment ?? emptyExperiment()}
+          onExperimentChange={(v) => props.onExperimentChange?.(v)}
+          experimentErrors={props.experimentErrors ?? {}}
         />
       ) : null}
       {type === 'finish' && forms.finish ? (

@@ -21,7 +21,14 @@ import { useSelectedDomain } from '../../../lib/domain-store.ts';
 import { withDomain } from '../../../lib/navigation.ts';
 import { getSession } from '../../../lib/session.ts';
 import { removeKey, writeJson } from '../../../lib/storage.ts';
-import { type FieldErrors, ScheduleModal, worktimeWithEndDate } from '../../blocks/index.ts';
+import {
+  checkExperiment,
+  type ExperimentState,
+  experimentFromItem,
+  type FieldErrors,
+  ScheduleModal,
+  worktimeWithEndDate,
+} from '../../blocks/index.ts';
 import { SimulationPanel } from '../../simulate/index.ts';
 import { useDiagramMomentum } from '../api/get-momentum.ts';
 import { useDomainChannels } from '../api/list-domain-channels.ts';
@@ -35,6 +42,9 @@ import { type SaveChoice, SaveMenu } from '../components/save-menu.tsx';
 import {
   type BlockCheck,
   blocksToForms,
+  type ChannelFormState,
+  channelFromBlock,
+  channelInput,
   checkBlock,
   type DiagramForms,
   diagramMessages,
@@ -130,6 +140,12 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
   const [rawForms, setForms] = useState<DiagramForms>(() =>
     item ? blocksToForms(item.momentums, kind, item.channel_uuid) : {},
   );
+  /** The channel block's 'Teste A/B' (issue #25): variants B, C, … of its message, shares, control group. */
+  const [experiment, setExperiment] = useState<ExperimentState<ChannelFormState>>(() =>
+    experimentFromItem(item?.experiment, (v) =>
+      channelFromBlock({ type: 'dispatcher', values: [v as Record<string, unknown>] }, null),
+    ),
+  );
   const channels = useDomainChannels(domainUuid);
   const forms = useMemo(() => withResolvedChannel(rawForms, channels.data), [rawForms, channels.data]);
   const [selected, setSelected] = useState<DiagramBlockType | null>(null);
@@ -137,8 +153,8 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
   const [expanded, setExpanded] = useState(false);
   const [scheduleOpen, setScheduleOpen] = useState(false);
   const leaving = useRef(false);
-  const [pristine] = useState(() => JSON.stringify({ title, description, forms: rawForms }));
-  const dirty = !viewOnly && JSON.stringify({ title, description, forms: rawForms }) !== pristine;
+  const [pristine] = useState(() => JSON.stringify({ title, description, forms: rawForms, experiment }));
+  const dirty = !viewOnly && JSON.stringify({ title, description, forms: rawForms, experiment }) !== pristine;
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
       dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
@@ -187,6 +203,29 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
     return out;
   }, [checks]);
   // Field errors show after a save attempt; the A-1 limits show at once (a longer item opened here is red).
+  /** The variants' messages and the experiment through the shared schemas; nothing without a channel block. */
+  const experimentCheck = useMemo(() => {
+    const a = forms.dispatcher;
+    if (!a) return { errors: {}, experiment: undefined, ok: true };
+    const others = experiment.ab
+      ? experiment.others.map((o) => ({ ...o, channel_uuid: a.channel_uuid, channel_type: a.channel_type }))
+      : [];
+    const variants = others.map((o) => {
+      const check = checkBlock(channelInput(o), { channelUuid });
+      return check.ok ? undefined : check.errors;
+    });
+    const x = checkExperiment(
+      experiment,
+      [a, ...others].map((c) => (channelInput(c).values as unknown[])[0]),
+    );
+    const errors = {
+      ...(variants.some(Boolean) ? { variants } : {}),
+      ...(x.ok ? {} : { experiment: x.errors }),
+    };
+    return { errors, experiment: x.ok ? x.experiment : undefined, ok: Object.keys(errors).length === 0 };
+  }, [forms.dispatcher, experiment, channelUuid]);
+  const experimentOf = () => (experimentCheck.experiment ? { experiment: experimentCheck.experiment } : {});
+
   const shownErrors = useMemo(() => {
     if (showErrors) return errors;
     const push = errors.dispatcher;
@@ -228,6 +267,12 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
   /** The blocks read back from the board, checked; null (with the reason shown) when they cannot be saved. */
   function collect(choice: SaveChoice | 'keep'): unknown[] | null {
     const onBoard = fromGraph(graph);
+    if (!experimentCheck.ok && onBoard.some((b) => b.type === 'dispatcher')) {
+      setShowErrors(true);
+      setSelected('dispatcher');
+      warn(mm.incomplete);
+      return null;
+    }
     const results = onBoard.map((block) => ({ block, check: checkBlock(block, { channelUuid }) }));
     const push = results.find((r) => r.block.type === 'dispatcher')?.check;
     const overLimit =
@@ -292,6 +337,7 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
       momentums,
       // The diagram has no Cronograma; an edit keeps the one the v2 form set, with the finish as its end_date.
       ...(worktime ? { worktime } : {}),
+      ...experimentOf(),
     };
     save.mutate(body, {
       onSuccess: (answer) => {
@@ -328,6 +374,7 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
       momentums,
       ...(worktime ? { worktime } : {}),
       ...(item?.scheduled_at ? { scheduled_at: item.scheduled_at } : {}),
+      ...experimentOf(),
     };
   };
 
@@ -447,6 +494,9 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
             onAdd={addBlock}
             onRemove={removeBlock}
             onChange={changeForm}
+            experiment={experiment}
+            onExperimentChange={setExperiment}
+            experimentErrors={showErrors ? experimentCheck.errors : {}}
           />
         </Box>
       </Flex>
