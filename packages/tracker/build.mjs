@@ -67,6 +67,7 @@ for (const r of releases.tracker) {
     __ONSITE__: String(r.features.onsite === true),
     __CONVERSION__: String(r.features.conversion === true),
     __DCM__: String(r.features.dcm === true),
+    __TZ__: String(r.features.tz === true),
   });
   // The GCD injector: a chunk of its own, loaded only on domains with active GCD items.
   if (r.features.dcm) await place(`gero/${r.version}/dcm.min.js`, 'dcm.ts', {});

@@ -10,6 +10,7 @@ declare const __SPA__: boolean;
 declare const __ONSITE__: boolean;
 declare const __CONVERSION__: boolean;
 declare const __DCM__: boolean;
+declare const __TZ__: boolean;
 
 interface Cfg {
   id: string;
@@ -30,6 +31,7 @@ const REFUSAL_MS = 7 * 864e5;
 const K_VISITOR = '_gero_vid';
 const K_ENDPOINT = '_gero_push';
 const K_REFUSED = '_gero_no';
+const K_ZONE = '_gero_tz';
 
 (() => {
   try {
@@ -112,7 +114,16 @@ const K_REFUSED = '_gero_no';
       clearTimeout(timer);
       timer = 0;
       if (!allowed() || !queue.length) return;
-      const head = JSON.stringify({ id: cfg.id, vid: visitor(), v: __VERSION__, l: navigator.language, e: [] });
+      // The browser's time zone, once per session (1.6.0, issue #27): the first flush of a tab's session carries it.
+      let tz: string | undefined;
+      if (__TZ__)
+        try {
+          if (!sessionStorage.getItem(K_ZONE)) {
+            tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+            sessionStorage.setItem(K_ZONE, '1');
+          }
+        } catch {}
+      const head = JSON.stringify({ id: cfg.id, vid: visitor(), v: __VERSION__, l: navigator.language, tz, e: [] });
       const open = head.slice(0, -2);
       let part: string[] = [];
       let size = bytes(head);

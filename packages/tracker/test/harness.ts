@@ -8,7 +8,7 @@ import { vi } from 'vitest';
 
 const here = import.meta.dirname;
 export const releases = JSON.parse(readFileSync(path.join(here, '..', 'releases.json'), 'utf8')) as {
-  tracker: { version: string; features: { spa?: boolean; onsite?: boolean; dcm?: boolean } }[];
+  tracker: { version: string; features: { spa?: boolean; onsite?: boolean; dcm?: boolean; tz?: boolean } }[];
   serviceWorker: { version: string }[];
 };
 
@@ -31,7 +31,7 @@ export const VAPID = Buffer.alloc(65, 7).toString('base64url');
 export interface Sent {
   url: string;
   raw: string;
-  body: { id: string; vid?: string; v: string; l: string; e: Record<string, unknown>[] };
+  body: { id: string; vid?: string; v: string; l: string; tz?: string; e: Record<string, unknown>[] };
 }
 
 export interface PageOptions {
@@ -39,6 +39,8 @@ export interface PageOptions {
   referrer?: string;
   title?: string;
   storage?: Record<string, string>;
+  /** sessionStorage before the tracker runs (a later page of the same tab session). */
+  session?: Record<string, string>;
   /** Calls queued by the snippet before the tracker arrives (the snippet's `gero('init', …)` is added first). */
   queued?: unknown[][];
   init?: Record<string, unknown> | null;
@@ -76,6 +78,7 @@ export const openPage = (trackerCode: string, o: PageOptions = {}) => {
   const w: PageWindow = dom.window;
   opened.push(w);
   for (const [k, v] of Object.entries(o.storage ?? {})) w.localStorage.setItem(k, v);
+  for (const [k, v] of Object.entries(o.session ?? {})) w.sessionStorage.setItem(k, v);
 
   const beacons: Sent[] = [];
   const fetches: Sent[] = [];

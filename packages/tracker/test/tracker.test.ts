@@ -64,6 +64,26 @@ describe('the tracker', () => {
     expect(page.beacons[0]!.body.e[0]).not.toHaveProperty('r');
   });
 
+  it('1.6.0 reports the browser’s time zone once per session, in its first beacon; earlier releases never', async () => {
+    const page = openPage(code['1.6.0']!, {});
+    page.hide();
+    const zone = new page.window.Intl.DateTimeFormat().resolvedOptions().timeZone;
+    expect(zone).toBeTruthy();
+    expect(page.beacons[0]!.body.tz).toBe(zone);
+    page.gero('event', 'busca', { termo: 'tênis' });
+    page.hide();
+    expect(page.beacons).toHaveLength(2);
+    expect(page.beacons[1]!.body).not.toHaveProperty('tz');
+    expect(page.window.sessionStorage.getItem('_gero_tz')).toBe('1');
+    // A later page of the same session (sessionStorage kept) does not report it again.
+    const next = openPage(code['1.6.0']!, { session: { _gero_tz: '1' } });
+    next.hide();
+    expect(next.beacons[0]!.body).not.toHaveProperty('tz');
+    const older = openPage(code['1.5.0']!, {});
+    older.hide();
+    expect(older.beacons[0]!.body).not.toHaveProperty('tz');
+  });
+
   it('1.3.0 sends conversions with their value and order; earlier releases ignore the call', async () => {
     const page = openPage(code['1.3.0']!, { queued: [['conversion', { value: 349.9, order_id: 'PED-123' }]] });
     page.gero('conversion', { value: '59,90' });

@@ -242,7 +242,7 @@ describe('the throttle', () => {
   it('sends a campaign at its rate per minute, evenly, each person once, across a restart', async () => {
     t.clock.set('2026-03-13T15:00:00Z');
     const target = await site('Loja Vazao');
-    const people = [];
+    const people: { vid: string; endpoint: string }[] = [];
     for (let i = 0; i < 24; i++) people.push(await subscriber(target));
     const uuid = await create(target, {
       type: 'campaign',

@@ -78,5 +78,7 @@ export const collectBatchSchema = z.object({
   vid: z.string().min(1).max(64).optional(),
   v: z.string().max(20).optional(),
   l: z.string().max(35).optional(),
+  // The browser's IANA time zone (tag 1.6.0, once per session; issue #27). A name the server does not know is ignored.
+  tz: z.string().max(64).optional(),
   e: z.array(z.unknown()),
 });

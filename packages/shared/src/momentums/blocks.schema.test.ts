@@ -94,7 +94,8 @@ describe('filter keys and operators', () => {
     expect(keys).toContain('user_stored_data.client.location.city');
     expect(keys).toContain('user_stored_data.client.location.region');
     expect(keys.filter((k) => k !== 'all').every((k) => k.startsWith('user_stored_data.'))).toBe(true);
-    expect(keys).toHaveLength(17);
+    expect(keys).toContain('user_stored_data.client.location.timezone');
+    expect(keys).toHaveLength(18);
     expect(FILTER_KEYS.find((k) => k.key === 'user_stored_data.client.location.region')?.name).toBe('Estado');
   });
 

@@ -28,6 +28,7 @@ const POOLS: Record<string, unknown[]> = {
   'client.location.country': ['Brasil', 'BRASIL', 'Portugal', 'Estados Unidos', 'Brasília?'],
   'client.location.region': ['São Paulo', 'SÃO PAULO', 'Minas Gerais', 'Paraná', 'Ceará', 'Rio de Janeiro'],
   'client.location.city': ['São Paulo', 'são paulo', 'Belo Horizonte', 'Curitiba', 'Niterói', '  Niterói  ', 'NITERÓI'],
+  'client.location.timezone': ['America/Sao_Paulo', 'America/Manaus', 'america/manaus', 'America/Rio_Branco', 'UTC'],
   'asn.autonomous_system_organization': ['Claro S.A.', 'TIM S/A', 'Vivo', 'Oi', 'claro s.a.'],
   origin: ['google', 'Google Ads', ' google ads ', '\u00a0Google Ads', 'facebook', 'direct', 'E-mail', 'ÉPOCA'],
   createdAt: [
@@ -95,6 +96,7 @@ const PROBES: Record<string, (string | boolean)[][]> = {
   'client.location.country': [['Brasil'], ['bras'], ['Portugal', 'Estados Unidos']],
   'client.location.region': [['São Paulo'], ['são'], ['SÃO'], ['Paraná', 'Ceará']],
   'client.location.city': [['São Paulo'], ['Niterói'], ['niteRÓI'], ['paulo', 'horiz']],
+  'client.location.timezone': [['America/Manaus'], ['manaus'], ['America/Sao_Paulo', 'America/Rio_Branco']],
   'asn.autonomous_system_organization': [['Claro S.A.'], ['claro'], ['TIM S/A', 'Oi']],
   'visited.url': [
     ['https://loja.com.br/carrinho'],

@@ -1,4 +1,4 @@
-import { COLLECT_LIMITS, collectBatchSchema, collectMessages } from '@impeto/shared';
+import { COLLECT_LIMITS, collectBatchSchema, collectMessages, isIanaTimeZone } from '@impeto/shared';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -40,6 +40,17 @@ export function isOriginAllowed(origin: string | undefined, root: URL) {
 const identifier = z.string().min(1).max(64).refine(isStorable);
 const pendingQuery = z.object({ id: identifier, vid: identifier });
 const profileQuery = pendingQuery.extend({ l: z.string().max(35).refine(isStorable).optional() });
+
+const knownZones = new Map<string, boolean>();
+/** The tag's time zone is an IANA name this runtime knows (answers kept: a site's visitors report a handful). */
+const isKnownZone = (name: string) => {
+  let known = knownZones.get(name);
+  if (known === undefined) {
+    known = isIanaTimeZone(name);
+    if (knownZones.size < 2000) knownZones.set(name, known);
+  }
+  return known;
+};
 
 export function collectRoutes(
   ctx: AppContext,
@@ -133,6 +144,7 @@ export function collectRoutes(
           if (batch.vid !== undefined && !isStorable(batch.vid))
             throw new AppError('INVALID_VISITOR', 400, collectMessages.invalidVisitor);
           if (batch.l !== undefined) batch.l = storableText(batch.l);
+          if (batch.tz !== undefined) batch.tz = storableText(batch.tz);
         }
         const target = await findTarget(batch.id, reply);
         if (!target) throw new AppError('UNKNOWN_GERO_ID', 404, collectMessages.unknownId);
@@ -156,6 +168,7 @@ export function collectRoutes(
             device,
             geo,
             language,
+            ...(batch.tz && isKnownZone(batch.tz) ? { timezone: batch.tz } : {}),
             receivedAt: ctx.clock.now(),
             events: accepted,
           });

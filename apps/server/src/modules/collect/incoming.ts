@@ -12,6 +12,8 @@ export interface IncomingRequest {
   device: DeviceInfo;
   geo: GeoInfo;
   language?: string;
+  /** The browser's IANA zone, as the tag reported it (issue #27). */
+  timezone?: string;
   receivedAt: Date;
   events: CollectEvent[];
 }

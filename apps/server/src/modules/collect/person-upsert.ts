@@ -10,7 +10,7 @@ const MAX_VISITED = 100;
 export const personKey = (item: { domainUuid: string; visitorId?: string }) => `${item.domainUuid}|${item.visitorId}`;
 
 /** The person attributes one request tells (its sender's device, place and language); the latest request's win. */
-export function requestAttributes(sender: Pick<IncomingRequest, 'device' | 'geo' | 'language'>) {
+export function requestAttributes(sender: Pick<IncomingRequest, 'device' | 'geo' | 'language' | 'timezone'>) {
   const a: Record<string, unknown> = {
     'navigator.mobile': sender.device.mobile,
     'client.device.name': sender.device.device,
@@ -22,6 +22,7 @@ export function requestAttributes(sender: Pick<IncomingRequest, 'device' | 'geo'
   if (sender.geo.country) a['client.location.country'] = sender.geo.country;
   if (sender.geo.region) a['client.location.region'] = sender.geo.region;
   if (sender.geo.city) a['client.location.city'] = sender.geo.city;
+  if (sender.timezone) a['client.location.timezone'] = sender.timezone;
   if (sender.geo.asnOrganization) a['asn.autonomous_system_organization'] = sender.geo.asnOrganization;
   return a;
 }
@@ -47,6 +48,8 @@ export interface BatchPerson {
   first: Date;
   last: Date;
   visited: string[];
+  /** The browser's zone, the latest request's that told one. */
+  timezone?: string;
 }
 
 /**
@@ -71,6 +74,7 @@ export function gatherPersons(batch: VisitorEvent[]) {
       };
       people.set(key, p);
     }
+    if (item.receivedAt >= p.last && item.timezone) p.timezone = item.timezone;
     if (item.receivedAt > p.last) p.last = item.receivedAt;
     const e = item.event;
     if (e.t === 'pv') {
@@ -104,6 +108,7 @@ export async function upsertPersons(db: Db, batch: VisitorEvent[]) {
       email: p.email ?? null,
       phone: p.phone ?? null,
       name: p.name ?? null,
+      timezone: p.timezone ?? null,
       first_seen: p.first.toISOString(),
       last_seen: p.last.toISOString(),
     }));
@@ -113,11 +118,13 @@ export async function upsertPersons(db: Db, batch: VisitorEvent[]) {
     const result = await queryRows<{ uuid: string; domain_uuid: string; visitor_id: string }>(
       db,
       sql`
-      INSERT INTO persons AS p (uuid, domain_uuid, visitor_id, attributes, email, phone, name, first_seen, last_seen)
-      SELECT r.uuid, r.domain_uuid, r.visitor_id, r.attributes, r.email, r.phone, r.name, r.first_seen, r.last_seen
+      INSERT INTO persons AS p (uuid, domain_uuid, visitor_id, attributes, email, phone, name, timezone, first_seen,
+                                last_seen)
+      SELECT r.uuid, r.domain_uuid, r.visitor_id, r.attributes, r.email, r.phone, r.name, r.timezone, r.first_seen,
+             r.last_seen
       FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r(
         uuid uuid, domain_uuid uuid, visitor_id text, attributes jsonb, email text, phone text, name text,
-        first_seen timestamptz, last_seen timestamptz)
+        timezone text, first_seen timestamptz, last_seen timestamptz)
       ON CONFLICT (domain_uuid, visitor_id) DO UPDATE SET
         attributes = CASE WHEN excluded.last_seen >= p.last_seen
             THEN p.attributes || (excluded.attributes - 'createdAt' - 'origin' - 'visited.url')
@@ -138,6 +145,8 @@ export async function upsertPersons(db: Db, batch: VisitorEvent[]) {
           ELSE coalesce(p.phone, excluded.phone) END,
         name = CASE WHEN excluded.last_seen >= p.last_seen THEN coalesce(excluded.name, p.name)
           ELSE coalesce(p.name, excluded.name) END,
+        timezone = CASE WHEN excluded.last_seen >= p.last_seen THEN coalesce(excluded.timezone, p.timezone)
+          ELSE coalesce(p.timezone, excluded.timezone) END,
         first_seen = least(p.first_seen, excluded.first_seen),
         last_seen = greatest(p.last_seen, excluded.last_seen)
       RETURNING uuid, domain_uuid, visitor_id`,

@@ -12,6 +12,8 @@ export interface PersonRow {
   attributes: Record<string, unknown>;
   push_subscription: Record<string, unknown> | null;
   push_status: 'subscribed' | 'unsubscribed' | null;
+  /** The browser's IANA zone (issue #27), null when never reported. */
+  timezone: string | null;
   first_seen: Date;
   last_seen: Date;
 }
@@ -20,7 +22,8 @@ export interface PersonRow {
 export const findPersons = (db: Db, domainUuid: string, lookup: PersonLookup) =>
   queryRows<PersonRow>(
     db,
-    sql`SELECT uuid, visitor_id, email, phone, name, attributes, push_subscription, push_status, first_seen, last_seen
+    sql`SELECT uuid, visitor_id, email, phone, name, attributes, push_subscription, push_status, timezone, first_seen,
+               last_seen
         FROM persons WHERE domain_uuid = ${domainUuid}::uuid AND ${
           lookup.vid !== undefined
             ? sql`visitor_id = ${lookup.vid}`

@@ -68,6 +68,7 @@ export async function exportPersons(ctx: AppContext, companyUuid: string, domain
       last_seen: iso(p.last_seen),
       push_status: p.push_status,
       push_subscription: p.push_subscription,
+      timezone: p.timezone,
       user_stored_data: p.attributes,
       events: events.map((e) => ({ ...e, ts: iso(e.ts) })),
       deliveries: deliveries.map((d) => ({

@@ -40,6 +40,8 @@ export const FILTER_KEYS = [
   key('user_stored_data.client.location.country', 'País', 'select', 'string'),
   key('user_stored_data.client.location.region', 'Estado', 'select', 'string'),
   key('user_stored_data.client.location.city', 'Cidade', 'select', 'string'),
+  // The browser's IANA zone, as the tag reports it (issue #27).
+  key('user_stored_data.client.location.timezone', 'Fuso horário', 'select', 'string'),
   key('user_stored_data.asn.autonomous_system_organization', 'Operadora (ASN)', 'select', 'string'),
   key('user_stored_data.visited.url', 'Páginas visitadas', 'text', 'list'),
   key('user_stored_data.origin', 'Origem', 'text', 'string'),
