@@ -189,7 +189,7 @@ export function ExperimentEditor<V>({ value, onChange, variantA, errors = {}, di
         onChange={(control) => set({ control })}
         error={errors.control}
         disabled={disabled}
-        w={{ base: '100%', sm: 320 }}
+        styles={{ wrapper: { maxWidth: 200 } }}
       />
     </Stack>
   );
