@@ -8,6 +8,7 @@ import {
   IconCalendarEvent,
   IconCalendarStats,
   IconChevronDown,
+  IconClockPlay,
   IconDeviceFloppy,
   IconFileText,
   IconFilter,
@@ -69,11 +70,20 @@ import {
   worktimeFromItem,
   worktimeWithEndDate,
 } from '../../blocks/index.ts';
+import {
+  checkTiming,
+  emptyTiming,
+  TimingEditor,
+  type TimingErrors,
+  type TimingState,
+  timingFromItem,
+} from '../../blocks/timing-editor.tsx';
 import { SimulationPanel } from '../../simulate/index.ts';
 import { momentumQueryKey } from '../api/get-momentum.ts';
 import { type MomentumBody, useSaveMomentum } from '../api/save-momentum.ts';
 import { displayStatus, listPath, NOUN, STATUS_COLORS, statusLabel } from './momentum-status.ts';
 import { MomentumSummary } from './momentum-summary.tsx';
+import { TimingSummary } from './timing-summary.tsx';
 
 export { REDIRECT_DELAY_MS };
 export const ASK_DRAFT_NEW = 'Gostaria de salvar como rascunho?';
@@ -89,6 +99,8 @@ interface FormState {
   finish: FinishState;
   /** 'Teste A/B' (issue #25): variants B, C, … of the channel's message, their shares, the control group. */
   experiment: ExperimentState<ChannelState>;
+  /** 'Horário de envio' (issue #27): throttle, local or best time, holidays, the worktime's clock. */
+  timing: TimingState;
 }
 type SectionErrors = {
   title?: string;
@@ -98,6 +110,7 @@ type SectionErrors = {
   channel?: FieldErrors;
   finish?: FieldErrors;
   experiment?: FieldErrors;
+  timing?: TimingErrors;
   /** Each variant's message errors, B at 0 (A's are `channel`). */
   variants?: (FieldErrors | undefined)[];
 };
@@ -120,6 +133,7 @@ const initialState = (item: MomentumItem | undefined): FormState =>
         channel: channelFromBlock(blockOf(item.momentums, 'dispatcher'), item.channel_uuid),
         finish: finishFromBlock(blockOf(item.momentums, 'finish')),
         experiment: experimentFromItem(item.experiment, variantFromValue(item.channel_uuid)),
+        timing: timingFromItem(item),
       }
     : {
         title: '',
@@ -130,6 +144,7 @@ const initialState = (item: MomentumItem | undefined): FormState =>
         channel: emptyChannel(),
         finish: emptyFinish(),
         experiment: emptyExperiment(),
+        timing: emptyTiming(),
       };
 
 export interface MomentumFormProps {
@@ -219,6 +234,8 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
     if (others.some((o) => !o.ok)) next.variants = others.map((o) => (o.ok ? undefined : o.errors));
     const x = checkExperiment(state.experiment, variantValues(state));
     if (!x.ok) next.experiment = x.errors;
+    const timing = checkTiming(state.timing, type, state.trigger.filter);
+    if (!timing.ok) next.timing = timing.errors;
     if (isMomentum && state.finish.enabled) {
       const fin = checkFinishFuture(state.finish);
       if (!fin.ok) next.finish = fin.errors;
@@ -255,6 +272,12 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
     return x.ok && x.experiment ? { experiment: x.experiment } : {};
   };
 
+  /** The timing options that are on, flat beside `momentums`; none when the section is untouched or invalid. */
+  const timingOf = () => {
+    const t = checkTiming(state.timing, type, state.trigger.filter);
+    return t.ok ? t.timing : {};
+  };
+
   const session = getSession();
   const bodyOf = (momentums: unknown[], extra: Partial<MomentumBody>, worktimeOk: boolean): MomentumBody => ({
     ...(session ? { company_uuid: session.company_uuid, user_uuid: session.user_uuid } : {}),
@@ -266,6 +289,7 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
     momentums,
     worktime: worktimeWithEndDate(worktimeOk ? toWorktime(state.worktime) : null, momentums),
     ...experimentOf(momentums),
+    ...timingOf(),
     ...(item ? { uuid: item.uuid } : {}),
     ...extra,
   });
@@ -416,6 +440,13 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
           worktime={toWorktime(state.worktime)}
           siteRoot={siteRoot}
           updatedAt={item?.updated_at}
+          scheduledAt={item?.scheduled_at}
+        />
+        <TimingSummary
+          timing={timingOf()}
+          isCampaign={type === 'campaign'}
+          domainUuid={domainUuid}
+          blocks={blocks}
           scheduledAt={item?.scheduled_at}
         />
         {experimentLine ? (
@@ -581,6 +612,20 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
           description="Opcional: limite os envios a dias e horários."
         >
           <WorktimeEditor value={state.worktime} onChange={set('worktime')} errors={errors.worktime} />
+        </FormSection>
+        <FormSection
+          n={++n}
+          icon={<IconClockPlay size={20} />}
+          title="Horário de envio"
+          description="Opcional: ritmo dos envios, horário de cada visitante e feriados."
+        >
+          <TimingEditor
+            type={type}
+            triggerFilter={state.trigger.filter}
+            value={state.timing}
+            onChange={set('timing')}
+            errors={errors.timing}
+          />
         </FormSection>
         <FormSection
           n={++n}
