@@ -71,6 +71,9 @@ export const sessions = pgTable(
     userAgent: text('user_agent'),
     /** Kept at most once a minute per session (lib/sessions.ts). */
     lastUsedAt: ts('last_used_at'),
+    /** Where the session signed in from, shown to its own user on /profile (issue #29): the address and its place. */
+    ip: text('ip'),
+    location: text('location'),
   },
   (t) => [index('sessions_user_idx').on(t.userUuid), uniqueIndex('sessions_id_key').on(t.id)],
 );

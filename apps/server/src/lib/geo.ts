@@ -109,6 +109,17 @@ export function createGeo() {
 }
 export type Geo = ReturnType<typeof createGeo>;
 
+let sharedGeo: Geo | undefined;
+/** One geo database per process (the collector's and the sign-in's), loaded in the background on first use. */
+export const processGeo = () => {
+  sharedGeo ??= createGeo();
+  void sharedGeo.load();
+  return sharedGeo;
+};
+
+/** 'São Paulo, SP, BR' (what is known of it), or null. */
+export const placeLabel = (geo: GeoInfo) => [geo.city, geo.region, geo.country].filter(Boolean).join(', ') || null;
+
 /** Headers a trusted CDN in front of us sets; they take precedence over the database when configured. */
 export function geoFromHeaders(
   kind: 'none' | 'cloudflare' | 'vercel',

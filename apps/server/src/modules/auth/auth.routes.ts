@@ -14,6 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../../lib/auth-guard.ts';
 import type { AppContext } from '../../lib/context.ts';
+import { geoFromHeaders, placeLabel, processGeo } from '../../lib/geo.ts';
 import { createLimiter } from '../../lib/rate-limit.ts';
 import { ok } from '../../lib/reply.ts';
 import { parseBody } from '../../lib/validate.ts';
@@ -43,6 +44,13 @@ export function authPublicRoutes(ctx: AppContext, captcha: Captcha) {
         ...req.body.user,
         keepConnected: req.body.keep_connected === true,
         userAgent: req.headers['user-agent'],
+        ip: req.ip,
+        location: placeLabel({
+          ...processGeo().lookup(req.ip),
+          ...Object.fromEntries(
+            Object.entries(geoFromHeaders(ctx.config.trustedGeoHeaders, req.headers)).filter(([, v]) => v),
+          ),
+        }),
       });
       return ok(msg.signin.success, data);
     });

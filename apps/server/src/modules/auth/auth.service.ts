@@ -143,7 +143,14 @@ export async function validateAccount(ctx: AppContext, cid: string) {
 
 export async function signin(
   ctx: AppContext,
-  input: { username: string; password: string; keepConnected: boolean; userAgent?: string },
+  input: {
+    username: string;
+    password: string;
+    keepConnected: boolean;
+    userAgent?: string;
+    ip?: string;
+    location?: string | null;
+  },
 ): Promise<SigninData> {
   const user = await q.findUserByUsername(ctx.db, input.username);
   dummyHash ??= hashPassword(randomToken());
@@ -159,6 +166,10 @@ export async function signin(
     keepConnected: input.keepConnected,
     userAgent: input.userAgent?.slice(0, 512) || null,
     lastUsedAt: ctx.clock.now(),
+    // Shown to this user on /profile, to tell sessions apart (issue #29); the sign-in time on the app's clock.
+    createdAt: ctx.clock.now(),
+    ip: input.ip?.slice(0, 64) || null,
+    location: input.location?.slice(0, 200) || null,
   });
   return {
     name: user.name,

@@ -1,15 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../lib/context.ts';
-import { createGeo, type Geo, type GeoInfo, geoFromHeaders } from '../../lib/geo.ts';
+import { type GeoInfo, geoFromHeaders, processGeo } from '../../lib/geo.ts';
 import { type DeviceInfo, isBotAgent, parseUserAgent } from '../../lib/user-agent.ts';
 
-let sharedGeo: Geo | undefined;
-/** One geo database per process, loaded in the background on first use. */
-export const processGeo = () => {
-  sharedGeo ??= createGeo();
-  void sharedGeo.load();
-  return sharedGeo;
-};
+export { processGeo };
 
 /** What the collector tells the ingestor about a request's sender; the raw address never goes further. */
 export interface Sender {

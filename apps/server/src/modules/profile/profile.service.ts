@@ -130,6 +130,8 @@ export async function listSessions(ctx: AppContext, principal: Principal): Promi
       expires_at: s.expiresAt.toISOString(),
       keep_connected: s.keepConnected,
       current: s.id === principal.sessionId,
+      ip: s.ip,
+      location: s.location,
     };
   });
 }
