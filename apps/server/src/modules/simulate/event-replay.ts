@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { StoredEvent } from '../../engine/matcher.ts';
 import { engineMessages } from '../../engine/messages.ts';
 import { qualifiedDeliveries, reachKey } from '../../engine/qualify.ts';
+import { WEEK_MS } from '../../engine/timing.ts';
 import {
   decide,
   nextTurn,
@@ -43,12 +44,27 @@ interface Pending {
 
 interface Person extends PersonView {
   /** Dedupe keys taken (the deliveries table's unique key), without the `momentum:person:` prefix. */
-  keys: Set<string>;
+  keys: string[];
   pending: Pending[];
 }
 
-/** A single-send momentum decided for this person: later triggers find its key taken. */
-const SETTLED = Symbol('settled');
+/*
+ * A person whom nothing is waiting for and whose messages have all left the cap's week is kept as a number, not a
+ * record (a 30-day replay meets up to the whole base): whether they were reached, whether a single-send momentum is
+ * settled for them (sent, or skipped as unreachable: later triggers find its key taken), and what the filter and the
+ * channel said (time does not change them here; the reason by its index in REASONS). Met again, the record is made
+ * from the number (and their real messages read again when the domain has a cap).
+ */
+const REACHED = 1;
+const SETTLED = 2;
+const OUT = 4;
+const UNREACHABLE = 8;
+const REASON_SHIFT = 4;
+const REASONS: string[] = [];
+const reasonIndex = (reason: string) => {
+  const i = REASONS.indexOf(reason);
+  return i >= 0 ? i : REASONS.push(reason) - 1;
+};
 
 /** A min-heap of pending sends by due time (then by creation). */
 class DueQueue {
@@ -112,13 +128,53 @@ export interface ReplayInput {
   signal: AbortSignal;
 }
 
+/**
+ * The range's events in stored order, page by page: the range is read in time windows sized to hold about a page
+ * each (so every statement is an index range scan of the domain's (domain, ts) index, not a scan of the month's
+ * partition), each window paged by its (ts, id) keyset. Between pages other requests get their turn (PGlite answers
+ * without leaving the microtask queue) and the caller's signal is checked.
+ */
+async function* eventPages(
+  input: Pick<ReplayInput, 'db' | 'companyUuid' | 'domainUuid' | 'from' | 'signal'>,
+  filter: Pick<q.EventPageInput, 'kinds' | 'urls' | 'categories' | 'propKey'>,
+  to: Date,
+) {
+  let width = 3_600_000;
+  for (let start = input.from.getTime(); start < to.getTime(); ) {
+    const end = Math.min(start + width, to.getTime());
+    let rowsInWindow = 0;
+    let after: q.EventPageInput['after'] = null;
+    for (;;) {
+      await nextTurn();
+      if (input.signal.aborted) throw input.signal.reason;
+      const rows = await q.eventPage(input.db, input.companyUuid, {
+        domainUuid: input.domainUuid,
+        from: new Date(start),
+        to: new Date(end),
+        ...filter,
+        after,
+        limit: PAGE,
+      });
+      rowsInWindow += rows.length;
+      if (rows.length) yield rows;
+      if (rows.length < PAGE) break;
+      const last = rows[rows.length - 1]!;
+      after = { tsKey: last.ts_key, id: last.id };
+    }
+    start = end;
+    // The next window aims at about a page: wider after a quiet one, narrower after a busy one.
+    width = Math.min(7 * 86_400_000, Math.max(60_000, (width * PAGE) / Math.max(rowsInWindow, PAGE / 8)));
+  }
+}
+
 export async function replayEvents(sim: Simulation, input: ReplayInput) {
   const { m, tally } = sim;
-  const { db, companyUuid, domainUuid, from, signal } = input;
+  const { db, companyUuid, domainUuid, from } = input;
   const to = sim.to;
-  const persons = new Map<string, Person | typeof SETTLED>();
+  const persons = new Map<string, Person | number>();
   const queue = new DueQueue();
   let seq = 0;
+  let now = from.getTime();
   const single = m.repeats.length === 0;
   const prefix = (personUuid: string) => `${m.uuid}:${personUuid}:`;
 
@@ -147,16 +203,38 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
     if (all) {
       urls = all.filter((u) => m.starts(asEvent('pageview', u)) || m.cancels(asEvent('pageview', u)));
       if (urls.length === 0) return;
+      if (urls.length === all.length) urls = null;
     }
   }
 
-  /**
-   * Nothing more can happen to a person of a single-send momentum once it was sent to them (its key stays taken) or
-   * the channel could not reach them when triggered (the skipped row's key stays taken, and reach does not change
-   * here).
-   */
-  const settle = (p: Person) => {
-    if (single && p.pending.length === 0 && (p.keys.has('once') || p.keys.has('skipped'))) persons.set(p.uuid, SETTLED);
+  /** Persons with nothing waiting, by when that began: the ones to reduce to a number once their week is over. */
+  const idle: { person: Person; at: number }[] = [];
+  let idleHead = 0;
+
+  const compact = (p: Person): number =>
+    (p.lastDay !== null ? REACHED : 0) |
+    (single && (p.keys.includes('once') || p.keys.includes('skipped')) ? SETTLED : 0) |
+    (p.passes ? 0 : OUT) |
+    (p.unreachable ? UNREACHABLE | (reasonIndex(p.unreachable) << REASON_SHIFT) : 0);
+
+  /** Nothing waits for the person any more: a settled one becomes a number now, the others after their week. */
+  const rest = (p: Person) => {
+    if (p.pending.length > 0 || p.who) return;
+    const code = compact(p);
+    if (code & SETTLED || !(p.passes && !p.unreachable)) persons.set(p.uuid, code);
+    else idle.push({ person: p, at: now });
+  };
+  const reduceIdle = () => {
+    for (; idleHead < idle.length && idle[idleHead]!.at <= now - WEEK_MS; idleHead++) {
+      const { person } = idle[idleHead]!;
+      const lastSend = person.sends[person.sends.length - 1] ?? 0;
+      if (persons.get(person.uuid) === person && person.pending.length === 0 && lastSend <= now - WEEK_MS)
+        persons.set(person.uuid, compact(person));
+    }
+    if (idleHead > 10_000) {
+      idle.splice(0, idleHead);
+      idleHead = 0;
+    }
   };
 
   const finish = (item: Pending, at: Date, d: Exclude<ReturnType<typeof decide>, { kind: 'later' }>) => {
@@ -164,9 +242,9 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
     const p = item.person;
     p.pending.splice(p.pending.indexOf(item), 1);
     // recordOutcomes: a delivery that ends without being sent frees its key, so a later trigger may start it again.
-    if (d.kind === 'removed') p.keys.delete(item.key);
+    if (d.kind === 'removed') p.keys = p.keys.filter((k) => k !== item.key);
     record(sim, p, at, d);
-    settle(p);
+    rest(p);
   };
 
   /** Decides every pending send due before `until` (strictly: an event at the same instant is matched first). */
@@ -174,6 +252,7 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
     for (let next = queue.peek(); next && next.dueAt < until; next = queue.peek()) {
       queue.pop();
       if (next.done) continue;
+      now = next.dueAt;
       const at = new Date(next.dueAt);
       const d = decide(sim, next.person, at);
       if (d.kind === 'later') {
@@ -186,51 +265,54 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
     }
   };
 
-  const load = async (uuids: string[]) => {
-    const [rows, sends] = await Promise.all([
-      q.personsByUuid(db, companyUuid, domainUuid, uuids),
-      sim.cap
-        ? q.sentTimes(db, companyUuid, {
-            domainUuid,
-            personUuids: uuids,
-            from: new Date(from.getTime() - 7 * 86_400_000),
-            to,
-            except: input.except,
-          })
-        : [],
-    ]);
+  const realSends = async (uuids: string[]) => {
     const real = new Map<string, number[]>();
-    for (const s of sends) {
+    if (!sim.cap || uuids.length === 0) return real;
+    const rows = await q.sentTimes(db, companyUuid, {
+      domainUuid,
+      personUuids: uuids,
+      from: new Date(from.getTime() - WEEK_MS),
+      to,
+      except: input.except,
+    });
+    for (const s of rows) {
       const list = real.get(s.person_uuid) ?? [];
       list.push(new Date(s.sent_at).getTime());
       real.set(s.person_uuid, list);
     }
+    return real;
+  };
+
+  /** Records for the persons the page starts something for: read, or made again from their number. */
+  const load = async (uuids: string[]) => {
+    const unknown = uuids.filter((u) => !persons.has(u));
+    const known = uuids.filter((u) => typeof persons.get(u) === 'number' && !((persons.get(u) as number) & SETTLED));
+    // The cap counts the real messages of those it may still send to.
+    const sendable = known.filter((u) => !((persons.get(u) as number) & (OUT | UNREACHABLE)));
+    const [rows, real] = await Promise.all([
+      q.personsByUuid(db, companyUuid, domainUuid, unknown),
+      realSends([...unknown, ...sendable]),
+    ]);
     for (const row of rows) {
-      persons.set(row.uuid, { ...personView(sim, row, real.get(row.uuid) ?? []), keys: new Set(), pending: [] });
+      persons.set(row.uuid, { ...personView(sim, row, real.get(row.uuid) ?? []), keys: [], pending: [] });
+    }
+    for (const uuid of known) {
+      const code = persons.get(uuid) as number;
+      persons.set(uuid, {
+        uuid,
+        passes: !(code & OUT),
+        unreachable: code & UNREACHABLE ? REASONS[code >> REASON_SHIFT]! : null,
+        who: undefined,
+        sends: real.get(uuid) ?? [],
+        // Reached before, on a day long gone: not a new person, and a new day.
+        lastDay: code & REACHED ? '' : null,
+        keys: [],
+        pending: [],
+      });
     }
   };
 
-  let after: q.EventPageInput['after'] = null;
-  for (;;) {
-    // Other requests get their turn between pages (PGlite answers without ever leaving the microtask queue), and a
-    // client that went away is noticed here.
-    await nextTurn();
-    if (signal.aborted) throw signal.reason;
-    const rows = await q.eventPage(db, companyUuid, {
-      domainUuid,
-      from,
-      to,
-      kinds,
-      urls,
-      categories,
-      propKey,
-      after,
-      limit: PAGE,
-    });
-    if (rows.length === 0) break;
-    const last = rows[rows.length - 1]!;
-    after = { tsKey: last.ts_key, id: last.id };
-
+  for await (const rows of eventPages(input, { kinds, urls, categories, propKey }, to)) {
     const events = rows.map(
       (r): StoredEvent => ({
         id: Number(r.id),
@@ -244,29 +326,32 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
       }),
     );
     const starting = events.map((e) => m.starts(e));
-    const unknown = [
-      ...new Set(events.filter((e, i) => starting[i] && !persons.has(e.personUuid!)).map((e) => e.personUuid!)),
-    ];
-    if (unknown.length) await load(unknown);
+    const toLoad = new Set<string>();
+    events.forEach((e, i) => {
+      const p = persons.get(e.personUuid!);
+      if (starting[i] && (p === undefined || (typeof p === 'number' && !(p & SETTLED)))) toLoad.add(e.personUuid!);
+    });
+    if (toLoad.size) await load([...toLoad]);
 
     events.forEach((e, i) => {
       runUntil(e.ts.getTime());
+      now = e.ts.getTime();
       const person = persons.get(e.personUuid!);
-      if (!person || person === SETTLED) return;
+      if (person === undefined || typeof person === 'number') return;
       if (m.cancels(e)) {
         // matching.ts cancelForGoal: what waits, triggered before the goal page, is cancelled and its key freed.
         for (const item of [...person.pending]) {
           if (item.triggerAt >= e.ts.getTime()) continue;
           item.done = true;
           person.pending.splice(person.pending.indexOf(item), 1);
-          person.keys.delete(item.key);
+          person.keys = person.keys.filter((k) => k !== item.key);
           tally.removed('trigger', person.uuid, person.who, engineMessages.goalReached, e.ts);
         }
       }
-      if (!starting[i]) return;
-      start(person, e);
+      if (starting[i]) start(person, e);
+      else rest(person);
     });
-    if (rows.length < PAGE) break;
+    reduceIdle();
   }
   runUntil(to.getTime());
   // What still waits at the end of the range was not sent in it: counted where it waits (a planned send not yet
@@ -285,9 +370,9 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
     const hasPending = person.pending.length > 0;
     for (const row of rows) {
       const key = row.dedupeKey.slice(prefix(person.uuid).length);
-      if (person.keys.has(key) || (row.unlessPending && hasPending)) continue;
+      if (person.keys.includes(key) || (row.unlessPending && hasPending)) continue;
       // A repeat chain's keys carry the trigger event's id: no later row can take them, so they are not kept.
-      if (!row.unlessPending) person.keys.add(key);
+      if (!row.unlessPending) person.keys.push(key);
       tally.enter();
       if (row.skipReason) {
         // The engine's skipped row: the channel cannot reach the person (the funnel tells the filter first).
@@ -311,6 +396,6 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
       person.pending.push(item);
       queue.push(item);
     }
-    settle(person);
+    rest(person);
   }
 }

@@ -5,7 +5,7 @@ import type { ArmMomentum } from '../../engine/arm.ts';
 import type { CompiledMomentum } from '../../engine/matcher.ts';
 import { engineMessages } from '../../engine/messages.ts';
 import { momentumStopped, OUT_OF_AUDIENCE, passesAudience, unreachableReason } from '../../engine/qualify.ts';
-import { capDeferral, capFullUntil, WEEK_MS, worktimeDeferral } from '../../engine/timing.ts';
+import { capDeferral, capFullUntil, WEEK_MS } from '../../engine/timing.ts';
 import { recipientOf } from '../../lib/mask.ts';
 import { heldOutAsControl } from './control-group.ts';
 import type { SimPerson } from './simulate.queries.ts';
@@ -33,6 +33,34 @@ export interface Simulation {
   tally: Tally;
   /** Every message the simulation sends (the agreement tests list the people). */
   onSent?: (personUuid: string, at: Date) => void;
+  /** worktimeDeferral for this momentum, remembered (see byBlock). */
+  worktimeDeferral: (at: Date) => Date | null;
+}
+
+/**
+ * The engine's worktimeDeferral asked once per 5 minutes, and once per closed stretch: the calendar's time-zone
+ * arithmetic is the slow part of a replay that decides hundreds of thousands of sends. Exact because a window opens
+ * and closes on 10-minute steps of local time (worktimeSchema's HH:m0) and every zone's offset is a multiple of 15
+ * minutes, so the window's state only changes on 5-minute boundaries of UTC; and when an instant is closed, every
+ * instant before the next opening is closed and waits for that same opening.
+ */
+export function byBlock(deferral: (at: Date) => Date | null): (at: Date) => Date | null {
+  const BLOCK_MS = 5 * 60_000;
+  const known = new Map<number, number | null>();
+  let closed: { from: number; until: number } | null = null;
+  return (at) => {
+    const t = at.getTime();
+    if (closed && t >= closed.from && t < closed.until) return new Date(closed.until);
+    const block = Math.floor(t / BLOCK_MS);
+    let opening = known.get(block);
+    if (opening === undefined) {
+      opening = deferral(new Date(block * BLOCK_MS))?.getTime() ?? null;
+      known.set(block, opening);
+    }
+    if (opening === null) return null;
+    closed = { from: block * BLOCK_MS, until: opening };
+    return new Date(opening);
+  };
 }
 
 /** What the simulation keeps of one person while it replays them. */
@@ -96,7 +124,7 @@ export function decide(sim: Simulation, person: PersonView, at: Date): Decision 
   if (stopped) return removed('schedule', stopped.error);
   if (!person.passes) return removed('filter', OUT_OF_AUDIENCE.error);
   if (person.unreachable) return removed('channel', person.unreachable);
-  const opening = worktimeDeferral(at, m, sim.timeZone);
+  const opening = sim.worktimeDeferral(at);
   if (opening) return { kind: 'later', at: opening, stage: 'schedule', reason: simulateMessages.waitingWindow };
   const heldOut = heldOutAsControl(sim.arm, person.uuid);
   if (heldOut) return removed('control_group', heldOut);

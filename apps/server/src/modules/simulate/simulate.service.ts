@@ -10,12 +10,13 @@ import {
 } from '@impeto/shared';
 import { z } from 'zod';
 import { type CompiledMomentum, compileMomentum } from '../../engine/matcher.ts';
+import { worktimeDeferral } from '../../engine/timing.ts';
 import type { Principal } from '../../lib/auth-guard.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { replayEvents } from './event-replay.ts';
 import { occurrencesIn, replayOccurrences } from './occurrence-replay.ts';
-import { messagePreview, type Simulation } from './planned-send.ts';
+import { byBlock, messagePreview, type Simulation } from './planned-send.ts';
 import * as q from './simulate.queries.ts';
 import { createTally } from './tally.ts';
 
@@ -110,6 +111,7 @@ export async function simulate(
     cap: capped ? { perDay: domain.frequency_cap_day, perWeek: domain.frequency_cap_week } : null,
     tally,
     onSent: options.onSent,
+    worktimeDeferral: byBlock((at) => worktimeDeferral(at, m, domain.time_zone)),
   };
   const scope = { db: ctx.db, companyUuid, domainUuid: domain.uuid, from, except, signal };
   if (m.triggerKind === 'recurrence' || (body.type === 'campaign' && !m.triggerKind)) {

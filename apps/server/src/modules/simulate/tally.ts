@@ -8,6 +8,8 @@ import { SIMULATION_STAGES, type SimulationResult, type SimulationSample, type S
 
 const SAMPLE_SIZE = 20;
 const SAMPLE_SENT = 10;
+/** Persons given a recipient (kept whole while the replay runs) before the sample stops taking new ones. */
+const MAX_OFFERED = 200;
 
 export interface Recipient {
   recipient: string;
@@ -31,6 +33,7 @@ export function createTally(input: {
   const sent: SimulationSample[] = [];
   const stopped: SimulationSample[] = [];
   const sampled = new Set<string>();
+  let offered = 0;
 
   return {
     dayOf: (at: Date) => format.format(at),
@@ -38,8 +41,8 @@ export function createTally(input: {
     enter(n = 1) {
       entered += n;
     },
-    /** Are samples still taken? (Persons are given a recipient only while they are.) */
-    wantsSamples: () => sent.length < SAMPLE_SIZE || stopped.length < SAMPLE_SIZE,
+    /** Are samples still taken? (The first persons met, up to a few hundred, are given a recipient.) */
+    wantsSamples: () => (sent.length < SAMPLE_SIZE || stopped.length < SAMPLE_SIZE) && ++offered <= MAX_OFFERED,
     removed(stage: SimulationStage, personUuid: string, who: Recipient | undefined, reason: string, at: Date) {
       removed.set(stage, removed.get(stage)! + 1);
       if (!who || stopped.length >= SAMPLE_SIZE || sampled.has(personUuid)) return;
