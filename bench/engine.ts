@@ -16,7 +16,9 @@
  * Creates a scratch database and drops it at the end. Writes the Engine section of bench/RESULTS.md (between
  * its markers) unless RESULTS=0. Knobs: LATENCY_SECONDS (20), RATE (1000 events/s), TRIGGER_EVERY (10),
  * CAMPAIGN (100000; 0 skips), PHASES (latency,campaign,email,sms), MESSAGES (100000), PROFILE=1 (the server runs
- * with --cpu-prof during the campaign and the report says where its time went).
+ * with --cpu-prof during the campaign and the report says where its time went). The timing phases of issue #27,
+ * `localtime` and `throttle`, run only when named in PHASES (bench/engine-timing.ts; LOCAL_PERSONS, THROTTLE_PERSONS,
+ * THROTTLE_RATE).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createECDH, randomBytes } from 'node:crypto';
@@ -42,6 +44,16 @@ import { type SesPeer, startSesPeer } from '../apps/server/test/peers/ses-peer.t
 import { startZenviaPeer, type ZenviaPeer } from '../apps/server/test/peers/zenvia-peer.ts';
 import { type PushService, pushServiceCertPath, startPushService } from '../apps/server/test/push-service.ts';
 import { mergeProfiles, type ProfileSummary, summariseProfile } from './engine-profile.ts';
+import {
+  LOCAL_PERSONS,
+  type LocalTimeResult,
+  localTimePlan,
+  reportTiming,
+  THROTTLE_PERSONS,
+  THROTTLE_RATE,
+  type ThrottleResult,
+  throttleRate,
+} from './engine-timing.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -819,6 +831,8 @@ const calibrationLine = (c: Calibration) =>
 const START = '<!-- engine:start (written by npm run bench:engine) -->';
 const END = '<!-- engine:end -->';
 const MESSAGES_START = '<!-- engine-messages:start (written by npm run bench:engine) -->';
+const TIMING_START = '<!-- engine-timing:start (written by npm run bench:engine) -->';
+const TIMING_END = '<!-- engine-timing:end -->';
 const MESSAGES_END = '<!-- engine-messages:end -->';
 
 function report(
@@ -990,6 +1004,8 @@ async function main() {
   const db = new pg.Client({ connectionString: databaseUrl });
   let lat: LatencyResult | null = null;
   let camp: CampaignResult | null = null;
+  let local: LocalTimeResult | null = null;
+  let throttled: ThrottleResult | null = null;
   try {
     console.log(`bench:engine — database ${name}; phases ${PHASES.join(', ')}`);
     server = await startServer(databaseUrl, tmp, PROFILE);
@@ -1022,6 +1038,20 @@ async function main() {
         `last message at ${f1(m.lastSeconds)} s (${f0(m.perSecond)}/s; ${f0(m.received)} received, ${f0(m.duplicates)} duplicates)`,
       );
     }
+    // Issue #27's phases, only when named (bench/engine-timing.ts).
+    const timingDb = {
+      query: <R>(text: string, values?: unknown[]) => db.query(text, values) as never as Promise<{ rows: R[] }>,
+    };
+    if (PHASES.includes('localtime') && LOCAL_PERSONS > 0) {
+      process.stdout.write(`  localtime: ${f0(LOCAL_PERSONS)} persons … `);
+      local = await localTimePlan(client.api, companyUuid, timingDb, push);
+      console.log(`planned in ${f1(local.planSeconds)} s (${f0(local.rows)} rows)`);
+    }
+    if (PHASES.includes('throttle') && THROTTLE_PERSONS > 0) {
+      process.stdout.write(`  throttle: ${f0(THROTTLE_PERSONS)} persons at ${f0(THROTTLE_RATE)}/min … `);
+      throttled = await throttleRate(client.api, companyUuid, timingDb, push);
+      console.log(`${f0(throttled.perMinute)} per minute (${f0(throttled.received)} pushes)`);
+    }
   } finally {
     await db.end().catch(() => {});
     await server?.stop();
@@ -1051,6 +1081,11 @@ async function main() {
     const section = reportMessages(meta, messages);
     console.log(`\n${section}\n`);
     writeResults(section, MESSAGES_START, MESSAGES_END, 'Engine: e-mail and SMS');
+  }
+  if (local || throttled) {
+    const section = reportTiming({ ...meta, date: new Date().toISOString().slice(0, 10) }, local, throttled);
+    console.log(`\n${section}\n`);
+    writeResults(section, TIMING_START, TIMING_END, 'Engine: timing (issue #27)');
   }
   if (RESULTS) console.log(`written to ${path.relative(root, RESULTS)}`);
 }
