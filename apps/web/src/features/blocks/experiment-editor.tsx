@@ -211,7 +211,11 @@ export function VariantTabs({
   if (count < 2) return null;
   return (
     <Tabs value={String(active)} onChange={(v) => onChange(Number(v ?? 0))} variant="outline">
-      <Tabs.List aria-label="Variantes da mensagem">
+      {/* One line that scrolls sideways on a phone (five tabs do not fit 390 px). */}
+      <Tabs.List
+        aria-label="Variantes da mensagem"
+        style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}
+      >
         {Array.from({ length: count }, (_, i) => (
           <Tabs.Tab key={VARIANT_NAMES[i]} value={String(i)} c={invalid[i] ? 'red' : undefined}>
             {`Variante ${VARIANT_NAMES[i]}`}
