@@ -114,7 +114,7 @@ export function Sidebar({ domains, selected, onSelectDomain, onOpenScript, onLog
           label="Sair"
           leftSection={<IconLogout size={18} />}
           onClick={onLogout}
-          c="red.7"
+          c="red.9"
           style={{ borderRadius: 'var(--mantine-radius-md)' }}
         />
       </Stack>

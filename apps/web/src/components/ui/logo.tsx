@@ -5,7 +5,8 @@ export function Logo({ size = 'md' }: { size?: 'sm' | 'md' | 'lg' }) {
   const icon = { sm: 26, md: 32, lg: 44 }[size];
   const text = { sm: 'lg', md: 'xl', lg: '1.9rem' }[size];
   return (
-    <Group gap={8} wrap="nowrap" aria-label="Ímpeto">
+    // role="img": a plain div may not carry aria-label (axe-core aria-prohibited-attr); its parts are decoration.
+    <Group gap={8} wrap="nowrap" role="img" aria-label="Ímpeto">
       <ThemeIcon
         size={icon}
         radius="md"

@@ -74,7 +74,7 @@ export function ScheduleModal({ opened, onClose, title, loading, zIndex, onSched
           popoverProps={{ withinPortal: true, zIndex: zIndex ? zIndex + 10 : undefined }}
         />
         {moved ? (
-          <Text size="sm" c="orange.8" role="status" aria-label="Ajuste do horário">
+          <Text size="sm" c="dark.6" role="status" aria-label="Ajuste do horário">
             {moved}
           </Text>
         ) : null}

@@ -67,7 +67,7 @@ export function ChangeLine({
         {count === 0 ? emptyLabel : 'Sem dados no período anterior para comparar'}
       </Text>
     );
-  const color = change > 0 ? 'teal.7' : change < 0 ? 'red.7' : 'dimmed';
+  const color = change > 0 ? 'teal.9' : change < 0 ? 'red.9' : 'dimmed';
   const Icon = change >= 0 ? IconArrowUpRight : IconArrowDownRight;
   return (
     <Group gap={4} wrap="nowrap">

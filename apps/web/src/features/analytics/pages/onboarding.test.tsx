@@ -17,6 +17,7 @@ const onboarding = (steps: Partial<DomainOnboarding['steps']>): DomainOnboarding
     push_integrated: false,
     first_optin: false,
     momentum_active: false,
+    first_delivery: false,
     ...steps,
   };
   const done = Object.values(all).filter(Boolean).length;

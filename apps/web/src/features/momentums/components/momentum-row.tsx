@@ -350,7 +350,7 @@ function DeliverySummary({ counts }: { counts?: DeliveryCounts }) {
           // Failures are on the row itself: a row whose every delivery failed would otherwise read '0 0 0'.
           <Group gap={3} wrap="nowrap">
             <IconAlertTriangle size={13} stroke={1.8} color="var(--mantine-color-red-7)" aria-hidden />
-            <Text size="xs" c="red.7" fw={600} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+            <Text size="xs" c="red.9" fw={600} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
               {count.format(counts.failed)} {counts.failed === 1 ? 'falha' : 'falhas'}
             </Text>
           </Group>
@@ -411,7 +411,7 @@ function MissingSelector({ missing }: { missing: NonNullable<DcmStats['missing']
         >
           seletor não encontrado
         </Badge>
-        <Text size="xs" c="orange.8" truncate title={missing.page}>
+        <Text size="xs" c="dark.6" truncate title={missing.page}>
           {pathOf(missing.page)}
           {seen ? ` · ${seen}` : ''}
         </Text>

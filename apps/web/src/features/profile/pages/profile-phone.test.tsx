@@ -80,7 +80,7 @@ describe('on a phone', () => {
     });
     const list = await screen.findByRole('list', { name: 'Uso por domínio' }, { timeout: 8000 });
     const item = within(list).getByRole('listitem', { name: 'Loja Aurora' });
-    for (const [label, value] of [
+    const figures: [string, string][] = [
       ['Eventos coletados', '12.345'],
       ['Visitantes', '678'],
       ['Web push', '90'],
@@ -88,7 +88,8 @@ describe('on a phone', () => {
       ['SMS', '3'],
       ['E-mail', '4'],
       ['Mensagens', '109'],
-    ])
+    ];
+    for (const [label, value] of figures)
       expect(within(item).getByText(label).nextElementSibling?.textContent, label).toBe(value);
   });
 });
