@@ -45,6 +45,7 @@ export const simulateMessages = {
   stillWaiting: 'Ainda aguardaria o envio no fim do período simulado.',
   waitingWindow: 'Aguardaria a abertura do cronograma depois do fim do período.',
   waitingCap: 'Aguardaria vaga no limite de frequência depois do fim do período.',
+  waitingQuiet: 'Aguardaria o fim do horário de silêncio depois do fim do período.',
 } as const;
 
 export const simulateMomentumSchema = z.object({

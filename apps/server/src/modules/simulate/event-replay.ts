@@ -283,29 +283,35 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
     return real;
   };
 
-  /** Records for the persons the page starts something for: read, or made again from their number. */
+  /**
+   * Records for the persons the page starts something for: read (again, for one who may still be sent to: their
+   * clock and the cap's real messages), or made from their number when the filter or the channel keeps them out.
+   */
   const load = async (uuids: string[]) => {
-    const unknown = uuids.filter((u) => !persons.has(u));
-    const known = uuids.filter((u) => typeof persons.get(u) === 'number' && !((persons.get(u) as number) & SETTLED));
-    // The cap counts the real messages of those it may still send to.
-    const sendable = known.filter((u) => !((persons.get(u) as number) & (OUT | UNREACHABLE)));
-    const [rows, real] = await Promise.all([
-      q.personsByUuid(db, companyUuid, domainUuid, unknown),
-      realSends([...unknown, ...sendable]),
-    ]);
+    const code = (u: string) => persons.get(u) as number;
+    const numbered = uuids.filter((u) => typeof persons.get(u) === 'number' && !(code(u) & SETTLED));
+    const kept = numbered.filter((u) => code(u) & (OUT | UNREACHABLE));
+    const keptSet = new Set(kept);
+    const read = uuids.filter((u) => !persons.has(u) || (typeof persons.get(u) === 'number' && !keptSet.has(u)));
+    const [rows, real] = await Promise.all([q.personsByUuid(db, companyUuid, domainUuid, read), realSends(read)]);
     for (const row of rows) {
-      persons.set(row.uuid, { ...personView(sim, row, real.get(row.uuid) ?? []), keys: [], pending: [] });
+      const before = persons.get(row.uuid);
+      const view = personView(sim, row, real.get(row.uuid) ?? []);
+      // Reached before, on a day long gone: not a new person, and a new day.
+      if (typeof before === 'number' && before & REACHED) view.lastDay = '';
+      persons.set(row.uuid, { ...view, keys: [], pending: [] });
     }
-    for (const uuid of known) {
-      const code = persons.get(uuid) as number;
+    for (const uuid of kept) {
+      const c = code(uuid);
       persons.set(uuid, {
         uuid,
-        passes: !(code & OUT),
-        unreachable: code & UNREACHABLE ? REASONS[code >> REASON_SHIFT]! : null,
+        passes: !(c & OUT),
+        unreachable: c & UNREACHABLE ? REASONS[c >> REASON_SHIFT]! : null,
+        fanOutSkip: Boolean(c & UNREACHABLE),
+        zone: sim.timeZone,
         who: undefined,
-        sends: real.get(uuid) ?? [],
-        // Reached before, on a day long gone: not a new person, and a new day.
-        lastDay: code & REACHED ? '' : null,
+        sends: [],
+        lastDay: c & REACHED ? '' : null,
         keys: [],
         pending: [],
       });

@@ -1,8 +1,17 @@
 import type { SimulationStage } from '@impeto/shared';
 import type { Db } from '../../db/client.ts';
 import { OUT_OF_AUDIENCE } from '../../engine/qualify.ts';
-import { chainOffsets, nextOccurrence } from '../../engine/timing.ts';
-import { decide, nextTurn, personView, record, type Simulation, stillWaiting } from './planned-send.ts';
+import { busiestHour, mostActiveHours } from '../../engine/timing.queries.ts';
+import { chainOffsets, createThrottle, needsPlan, nextOccurrence, planFirstSend } from '../../engine/timing.ts';
+import {
+  decide,
+  nextTurn,
+  type PersonView,
+  personView,
+  record,
+  type Simulation,
+  stillWaiting,
+} from './planned-send.ts';
 import * as q from './simulate.queries.ts';
 
 /*
@@ -15,6 +24,8 @@ import * as q from './simulate.queries.ts';
  */
 
 const PAGE = 5_000;
+/** Best time reads the 30 days of activity before the occurrence (fan-out.ts). */
+const BEST_TIME_DAYS = 30;
 
 /** The occurrences in [from, to): a recurrence's ticks as if it started at `from`, or a campaign's one instant. */
 export function occurrencesIn(
@@ -47,6 +58,21 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
   const { db, companyUuid, domainUuid, occurrences, signal } = input;
   if (occurrences.length === 0) return;
   const offsets = chainOffsets(m.repeats);
+  // Issue #27, the fan-out's plan: each person's first send at their local time or best hour, past holidays and quiet
+  // hours (planFirstSend), then spread by the throttle, per occurrence, in the fan-out's order (uuid).
+  const channelType = m.channelType!;
+  const planned = needsPlan(sim.timing, sim.domainTiming, channelType);
+  const throttles = occurrences.map((o) =>
+    sim.timing?.throttle_per_minute ? createThrottle(o, sim.timing.throttle_per_minute) : null,
+  );
+  const bestSince = (o: Date) => new Date(o.getTime() - BEST_TIME_DAYS * 86_400_000);
+  const busiest = sim.timing?.best_time
+    ? await Promise.all(
+        occurrences.map((o) =>
+          busiestHour(db, { domainUuid, zone: sim.domainTiming.timeZone, since: bestSince(o), until: o }),
+        ),
+      )
+    : null;
   let after: string | null = null;
   for (;;) {
     // Other requests get their turn between pages (PGlite answers without ever leaving the microtask queue), and a
@@ -79,21 +105,58 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
       real.set(s.person_uuid, list);
     }
 
+    const views = new Map(
+      page.map((row) => [
+        row.uuid,
+        personView(sim, { ...row, attributes: row.attributes ?? {} }, real.get(row.uuid) ?? []),
+      ]),
+    );
+    // Best time: each person's most active local hour over the 30 days before each occurrence (the fan-out's query).
+    const hours = sim.timing?.best_time
+      ? await Promise.all(
+          occurrences.map((o) =>
+            mostActiveHours(db, {
+              domainUuid,
+              zones: page
+                .filter((r) => r.passes && !views.get(r.uuid)!.fanOutSkip && new Date(r.first_seen) <= o)
+                .map((r) => ({ uuid: r.uuid, zone: views.get(r.uuid)!.zone })),
+              since: bestSince(o),
+              until: o,
+            }),
+          ),
+        )
+      : null;
+    const firstSend = (person: PersonView, k: number, o: Date) => {
+      if (!planned || person.fanOutSkip) return o;
+      const plan = planFirstSend({
+        at: o,
+        timing: sim.timing,
+        domain: sim.domainTiming,
+        zone: person.zone,
+        bestHour: hours?.[k]?.get(person.uuid) ?? busiest?.[k] ?? null,
+        channelType,
+      });
+      return throttles[k] ? throttles[k]!.slot(plan) : plan;
+    };
+
     for (const row of page) {
       const firstSeen = new Date(row.first_seen).getTime();
-      const mine = occurrences.filter((o) => o.getTime() >= firstSeen);
+      const mine = occurrences.flatMap((o, k) => (o.getTime() >= firstSeen ? [{ o, k }] : []));
       if (mine.length === 0) continue;
       tally.enter(mine.length * offsets.length);
-      const person = personView(sim, { ...row, attributes: row.attributes ?? {} }, real.get(row.uuid) ?? []);
+      const person = views.get(row.uuid)!;
       if (!row.passes) {
         // Not in the fan-out's audience (the filter's SQL form): no delivery at all, only the funnel counts them.
-        for (const o of mine)
+        for (const { o } of mine)
           for (const _ of offsets) tally.removed('filter', row.uuid, person.who, OUT_OF_AUDIENCE.error, o);
         continue;
       }
       // The person's planned sends, decided in due order; a deferred one is put back in its place.
       const planned: { due: number; waiting?: { stage: SimulationStage; reason: string } }[] = mine
-        .flatMap((o) => offsets.map((s) => ({ due: o.getTime() + s * 1000 })))
+        .flatMap(({ o, k }) => {
+          const first = firstSend(person, k, o).getTime();
+          return offsets.map((s) => ({ due: first + s * 1000 }));
+        })
         .sort((a, b) => a.due - b.due);
       while (planned.length) {
         const next = planned.shift()!;

@@ -1,11 +1,18 @@
-import { type SimulationStage, simulateMessages } from '@impeto/shared';
+import { type MomentumTiming, type SimulationStage, simulateMessages } from '@impeto/shared';
 import { isEmailAddress } from '../../channels/email-content.ts';
 import { toE164Mobile } from '../../channels/zenvia.ts';
 import type { ArmMomentum } from '../../engine/arm.ts';
 import type { CompiledMomentum } from '../../engine/matcher.ts';
 import { engineMessages } from '../../engine/messages.ts';
 import { momentumStopped, OUT_OF_AUDIENCE, passesAudience, unreachableReason } from '../../engine/qualify.ts';
-import { capDeferral, capFullUntil, WEEK_MS } from '../../engine/timing.ts';
+import {
+  capDeferral,
+  capFullUntil,
+  type DomainTiming,
+  personZone,
+  WEEK_MS,
+  worktimeZone,
+} from '../../engine/timing.ts';
 import { recipientOf } from '../../lib/mask.ts';
 import { heldOutAsControl } from './control-group.ts';
 import type { SimPerson } from './simulate.queries.ts';
@@ -33,33 +40,46 @@ export interface Simulation {
   tally: Tally;
   /** Every message the simulation sends (the agreement tests list the people). */
   onSent?: (personUuid: string, at: Date) => void;
-  /** worktimeDeferral for this momentum, remembered (see byBlock). */
-  worktimeDeferral: (at: Date) => Date | null;
+  /** The momentum's timing options (issue #27), null without. */
+  timing: MomentumTiming | null;
+  /** The domain's zone, quiet hours and own holidays. */
+  domainTiming: DomainTiming;
+  /** worktimeDeferral for this momentum on a zone's clock, remembered (see byBlock). */
+  worktimeDeferral: (at: Date, zone: string) => Date | null;
+  /** quietDeferral on a person's clock, remembered (see byBlock). */
+  quietDeferral: (at: Date, zone: string) => Date | null;
 }
 
 /**
- * The engine's worktimeDeferral asked once per 5 minutes, and once per closed stretch: the calendar's time-zone
- * arithmetic is the slow part of a replay that decides hundreds of thousands of sends. Exact because a window opens
- * and closes on 10-minute steps of local time (worktimeSchema's HH:m0) and every zone's offset is a multiple of 15
- * minutes, so the window's state only changes on 5-minute boundaries of UTC; and when an instant is closed, every
- * instant before the next opening is closed and waits for that same opening.
+ * A deferral of the engine's calendar (worktime, quiet hours) asked once per block of `blockMs` and zone, and once per
+ * closed stretch: the calendar's time-zone arithmetic is the slow part of a replay that decides hundreds of thousands
+ * of sends. Exact when the rule's windows open and close on block boundaries of UTC: worktime on 10-minute steps of
+ * local time (worktimeSchema's HH:m0), quiet hours on whole minutes, and every zone's offset a multiple of 15 minutes
+ * (5-minute blocks for worktime, 1-minute blocks for quiet hours); and when an instant is held, every instant before
+ * its release is held until that same release.
  */
-export function byBlock(deferral: (at: Date) => Date | null): (at: Date) => Date | null {
-  const BLOCK_MS = 5 * 60_000;
-  const known = new Map<number, number | null>();
-  let closed: { from: number; until: number } | null = null;
-  return (at) => {
-    const t = at.getTime();
-    if (closed && t >= closed.from && t < closed.until) return new Date(closed.until);
-    const block = Math.floor(t / BLOCK_MS);
-    let opening = known.get(block);
-    if (opening === undefined) {
-      opening = deferral(new Date(block * BLOCK_MS))?.getTime() ?? null;
-      known.set(block, opening);
+export function byBlock(
+  deferral: (at: Date, zone: string) => Date | null,
+  blockMs: number,
+): (at: Date, zone: string) => Date | null {
+  const zones = new Map<string, { known: Map<number, number | null>; held: { from: number; until: number } | null }>();
+  return (at, zone) => {
+    let z = zones.get(zone);
+    if (!z) {
+      z = { known: new Map(), held: null };
+      zones.set(zone, z);
     }
-    if (opening === null) return null;
-    closed = { from: block * BLOCK_MS, until: opening };
-    return new Date(opening);
+    const t = at.getTime();
+    if (z.held && t >= z.held.from && t < z.held.until) return new Date(z.held.until);
+    const block = Math.floor(t / blockMs);
+    let release = z.known.get(block);
+    if (release === undefined) {
+      release = deferral(new Date(block * blockMs), zone)?.getTime() ?? null;
+      z.known.set(block, release);
+    }
+    if (release === null) return null;
+    z.held = { from: block * blockMs, until: release };
+    return new Date(release);
   };
 }
 
@@ -68,8 +88,12 @@ export interface PersonView {
   uuid: string;
   /** passesAudience on the stored attributes. */
   passes: boolean;
-  /** unreachableReason for the momentum's channel, or null. */
+  /** unreachableReason for the momentum's channel (or the adapter's own refusal of a malformed contact), or null. */
   unreachable: string | null;
+  /** unreachableReason alone: whom the fan-out writes a skipped row for (they take no throttle slot). */
+  fanOutSkip: boolean;
+  /** The person's clock (timing.ts personZone: their browser's zone, else their place's, else the domain's). */
+  zone: string;
   /** Only while the sample still takes people. */
   who: Recipient | undefined;
   /** Messages sent or being sent to the person (the real ones of other momentums, then the simulated), epoch ms ascending. */
@@ -91,10 +115,13 @@ function malformedContact(channelType: string | null, p: Pick<SimPerson, 'email'
 
 export function personView(sim: Simulation, p: SimPerson, realSends: number[]): PersonView {
   const attributes = p.attributes ?? {};
+  const skip = unreachableReason(sim.m.channelType, { ...p, attributes });
   return {
     uuid: p.uuid,
     passes: passesAudience(sim.m, attributes),
-    unreachable: unreachableReason(sim.m.channelType, { ...p, attributes }) ?? malformedContact(sim.m.channelType, p),
+    unreachable: skip ?? malformedContact(sim.m.channelType, p),
+    fanOutSkip: skip !== null,
+    zone: personZone({ timezone: p.timezone, attributes }, sim.domainTiming.timeZone),
     who: sim.tally.wantsSamples() ? { recipient: recipientOf(sim.m.channelType ?? '', p) } : undefined,
     sends: realSends,
     lastDay: null,
@@ -124,8 +151,11 @@ export function decide(sim: Simulation, person: PersonView, at: Date): Decision 
   if (stopped) return removed('schedule', stopped.error);
   if (!person.passes) return removed('filter', OUT_OF_AUDIENCE.error);
   if (person.unreachable) return removed('channel', person.unreachable);
-  const opening = sim.worktimeDeferral(at);
+  const opening = sim.worktimeDeferral(at, worktimeZone(sim.timing, { timezone: person.zone }, sim.timeZone));
   if (opening) return { kind: 'later', at: opening, stage: 'schedule', reason: simulateMessages.waitingWindow };
+  // Quiet hours (issue #27): push, SMS and e-mail wait for the window's end on the person's clock.
+  const quietEnd = sim.quietDeferral(at, person.zone);
+  if (quietEnd) return { kind: 'later', at: quietEnd, stage: 'schedule', reason: simulateMessages.waitingQuiet };
   const heldOut = heldOutAsControl(sim.arm, person.uuid);
   if (heldOut) return removed('control_group', heldOut);
   if (sim.cap) {

@@ -1,3 +1,4 @@
+import type { QuietHours } from '@impeto/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
 
@@ -16,10 +17,10 @@ const ownDomain = (companyUuid: string, domainUuid: string) =>
 
 export interface SimulationDomain {
   uuid: string;
-  /** The company's zone: worktime and recurrences (the engine's calendar). */
-  time_zone: string;
-  /** The domain's zone: the days of `by_day`, as the per-momentum daily counters count them. */
+  /** The domain's zone: the engine's calendar (worktime, recurrences, quiet hours) and the days of `by_day`. */
   timezone: string;
+  quiet_hours: QuietHours | null;
+  extra_holidays: string[] | null;
   frequency_cap_day: number | null;
   frequency_cap_week: number | null;
   /** The global control group (issue #25), 0–20 %. */
@@ -30,7 +31,7 @@ export const domainSettings = async (db: Db, companyUuid: string, domainUuid: st
   (
     await queryRows<SimulationDomain>(
       db,
-      sql`SELECT d.uuid, c.time_zone, d.timezone, d.frequency_cap_day, d.frequency_cap_week, d.control_group_percent
+      sql`SELECT d.uuid, d.timezone, d.quiet_hours, d.extra_holidays, d.frequency_cap_day, d.frequency_cap_week, d.control_group_percent
           FROM domains d JOIN companies c ON c.uuid = d.company_uuid
           WHERE d.uuid = ${domainUuid}::uuid AND d.company_uuid = ${companyUuid}::uuid AND d.removed_at IS NULL`,
     )
@@ -113,6 +114,8 @@ export interface SimPerson {
   push_status: string | null;
   push_subscription: unknown;
   attributes: Record<string, unknown>;
+  /** The browser's zone (persons.timezone): the person's clock (quiet hours, the visitor's worktime, local time). */
+  timezone: string | null;
 }
 
 /** The persons the engine reads at send time (filter, reach, recipient), by uuid. */
@@ -121,7 +124,7 @@ export const personsByUuid = (db: Db, companyUuid: string, domainUuid: string, u
     ? Promise.resolve([])
     : queryRows<SimPerson>(
         db,
-        sql`SELECT uuid, visitor_id, email, phone, push_status, push_subscription, attributes FROM persons
+        sql`SELECT uuid, visitor_id, email, phone, push_status, push_subscription, attributes, timezone FROM persons
             WHERE domain_uuid = ${ownDomain(companyUuid, domainUuid)} AND uuid IN ${uuidList(uuids)}`,
       );
 
@@ -136,6 +139,7 @@ export interface AudiencePerson {
   push_status: string | null;
   push_subscription: unknown;
   attributes: Record<string, unknown> | null;
+  timezone: string | null;
 }
 
 /**
@@ -151,9 +155,9 @@ export const audiencePage = (
     db,
     sql`SELECT uuid, first_seen, passes, visitor_id, email, phone, CASE WHEN passes THEN push_status END AS push_status,
                CASE WHEN passes THEN push_subscription END AS push_subscription,
-               CASE WHEN passes THEN attributes END AS attributes
+               CASE WHEN passes THEN attributes END AS attributes, CASE WHEN passes THEN timezone END AS timezone
         FROM (
-          SELECT uuid, first_seen, visitor_id, email, phone, push_status, push_subscription, attributes,
+          SELECT uuid, first_seen, visitor_id, email, phone, push_status, push_subscription, attributes, timezone,
                  coalesce(${input.where}, false) AS passes
           FROM persons
           WHERE domain_uuid = ${ownDomain(companyUuid, input.domainUuid)} AND first_seen < ${input.to}

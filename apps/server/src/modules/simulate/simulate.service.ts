@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import {
   momentumMessages,
   msg,
+  pickTiming,
   type SimulateMomentumBody,
   type SimulationResult,
   simulateMessages,
@@ -10,7 +11,7 @@ import {
 } from '@impeto/shared';
 import { z } from 'zod';
 import { type CompiledMomentum, compileMomentum } from '../../engine/matcher.ts';
-import { worktimeDeferral } from '../../engine/timing.ts';
+import { type DomainTiming, quietDeferral, worktimeDeferral } from '../../engine/timing.ts';
 import type { Principal } from '../../lib/auth-guard.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
@@ -97,6 +98,13 @@ export async function simulate(
     channel: m.channelType,
     message: messagePreview(m.content),
   });
+  // Issue #27: the momentum's timing options and the domain's zone, quiet hours and own holidays (the engine's).
+  const timing = m.channelType === 'CELL_DCM' ? null : pickTiming(body);
+  const domainTiming: DomainTiming = {
+    timeZone: domain.timezone,
+    quietHours: domain.quiet_hours ?? null,
+    extraHolidays: domain.extra_holidays ?? [],
+  };
   const capped = m.channelType !== 'CELL_DCM' && (domain.frequency_cap_day ?? domain.frequency_cap_week) !== null;
   const sim: Simulation = {
     m,
@@ -106,12 +114,18 @@ export async function simulate(
       experiment: m.channelType === 'CELL_DCM' ? null : (body.experiment ?? null),
       control_group_percent: m.channelType === 'CELL_DCM' ? 0 : domain.control_group_percent,
     },
-    timeZone: domain.time_zone,
+    timeZone: domain.timezone,
+    timing,
+    domainTiming,
     to,
     cap: capped ? { perDay: domain.frequency_cap_day, perWeek: domain.frequency_cap_week } : null,
     tally,
     onSent: options.onSent,
-    worktimeDeferral: byBlock((at) => worktimeDeferral(at, m, domain.time_zone)),
+    worktimeDeferral: byBlock((at, zone) => worktimeDeferral(at, m, zone), 5 * 60_000),
+    quietDeferral: byBlock(
+      (at, zone) => quietDeferral(at, m.channelType, domainTiming.quietHours, { timezone: zone }, domain.timezone),
+      60_000,
+    ),
   };
   const scope = { db: ctx.db, companyUuid, domainUuid: domain.uuid, from, except, signal };
   if (m.triggerKind === 'recurrence' || (body.type === 'campaign' && !m.triggerKind)) {

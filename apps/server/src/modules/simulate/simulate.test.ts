@@ -12,8 +12,9 @@ import { simulate } from './simulate.service.ts';
  * Issue #28's agreement: a recorded day of a shop (visitors on Chrome and Firefox, some subscribed to push, page
  * views, cart events, abandoned bags) is replayed live through the collector with the engine running, for a
  * momentum of each trigger kind (page view with a filter and a worktime window, event with a delay and repeats on
- * the on-site channel, abandon with its wait and goal page, a daily recurrence with a filter, a campaign), under a
- * frequency cap of 3 a day; then each momentum is simulated over that day and must name exactly the people, and
+ * the on-site channel, abandon with its wait and goal page, a daily recurrence with a filter, a throttled campaign),
+ * under a frequency cap of 3 a day and quiet hours on each visitor's clock (some in Manaus; the page-view momentum's
+ * worktime on the visitor's clock too); then each momentum is simulated over that day and must name exactly the people, and
  * count exactly the messages, the engine really sent. The clock stands still between the walk's steps, so every
  * instant (events, delays, worktime openings) falls where the simulation puts it.
  */
@@ -61,12 +62,12 @@ function prng(seed: number) {
   };
 }
 
-const collect = async (vid: string, ua: string, events: object[]) => {
+const collect = async (vid: string, ua: string, events: object[], tz?: string) => {
   const res = await t.app.inject({
     method: 'POST',
     url: '/collect',
     headers: { 'content-type': 'text/plain', origin: ROOT, 'user-agent': ua },
-    payload: JSON.stringify({ id: domain.gero_id, vid, e: events }),
+    payload: JSON.stringify({ id: domain.gero_id, vid, e: events, ...(tz ? { tz } : {}) }),
   });
   expect(res.statusCode).toBe(202);
   await t.app.ingestor.drain();
@@ -145,15 +146,25 @@ describe('a simulation agrees with what the engine sent', () => {
       owner.token,
     );
     expect(cap.status).toBe(200);
+    // Issue #27: quiet hours on each person's clock (some visitors are in Manaus, an hour behind).
+    const quiet = await call(
+      t.app,
+      'PUT',
+      `/api/domain/update/${domain.uuid}`,
+      { domain: { quiet_hours: { start: '05:30', end: '09:00' } } },
+      owner.token,
+    );
+    expect(quiet.status, JSON.stringify(quiet.body)).toBe(200);
 
     const random = prng(28);
     const visitors = Array.from({ length: 14 }, (_, i) => ({
       vid: `v-${i}-${randomUUID()}`,
       ua: i % 3 === 2 ? FIREFOX : CHROME,
       subscribed: i % 4 !== 3,
+      tz: i % 5 === 1 ? 'America/Manaus' : undefined,
     }));
     for (const v of visitors) {
-      await collect(v.vid, v.ua, [{ t: 'pv', u: `${ROOT}/` }]);
+      await collect(v.vid, v.ua, [{ t: 'pv', u: `${ROOT}/` }], v.tz);
       if (v.subscribed) await collect(v.vid, v.ua, [{ t: 'optin', s: push.newSubscription().subscription }]);
     }
 
@@ -166,6 +177,7 @@ describe('a simulation agrees with what the engine sent', () => {
           pushBlock('Produto visto'),
         ],
         worktime: { weekdays: [0, 1, 2, 3, 4, 5, 6], start_at: '12:00', stop_at: '18:00' },
+        worktime_zone: 'visitor',
       },
       event: {
         type: 'momentum',
@@ -221,7 +233,11 @@ describe('a simulation agrees with what the engine sent', () => {
 
     const end = start.getTime() + 24 * HOUR_MS;
     const campaignAt = start.getTime() + 8 * STEP_MS + 30 * 60_000; // 11:00 in São Paulo
-    bodies.campaign = { type: 'campaign', momentums: [everyone, pushBlock('Campanha de terça')] };
+    bodies.campaign = {
+      type: 'campaign',
+      throttle_per_minute: 4,
+      momentums: [everyone, pushBlock('Campanha de terça')],
+    };
     const pages = ['/', '/produto/tenis-azul', '/produto/meia', '/sacola', '/obrigado', '/blog/corrida'];
     for (let at = start.getTime() + STEP_MS; at <= end; at += STEP_MS) {
       frozen = at;
