@@ -3,6 +3,7 @@ import { GLOBAL_CONTROL_ARM, type MomentumTiming, type QuietHours } from '@impet
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../db/client.ts';
 import type { DeliveryStatus } from '../db/schema.ts';
+import { capFullUntil, WEEK_MS } from './timing.ts';
 
 // SQL of the engine. Every instant comes from the engine's clock as a parameter, never from now(),
 // so tests move time and the database agrees.
@@ -557,9 +558,6 @@ export const domainCaps = (db: Db, uuids: string[]) =>
         WHERE uuid IN ${uuidList(uuids)} AND (frequency_cap_day IS NOT NULL OR frequency_cap_week IS NOT NULL)`,
   );
 
-const DAY_MS = 86_400_000;
-const WEEK_MS = 7 * DAY_MS;
-
 /**
  * The frequency cap: may this delivery go out now? Under a transaction lock per person (two workers sending to
  * the same person serialise here), counts the person's messages of the last 24 h and 7 days, sent or being sent
@@ -580,15 +578,9 @@ export async function reserveCapSlot(
           ORDER BY sent_at`,
     );
     const times = rows.map((r) => new Date(r.sent_at).getTime());
-    let nextAt = 0;
-    const check = (cap: number | null, windowMs: number) => {
-      if (cap === null) return;
-      const inWindow = times.filter((t) => t > input.now.getTime() - windowMs);
-      if (inWindow.length >= cap) nextAt = Math.max(nextAt, inWindow[inWindow.length - cap]! + windowMs);
-    };
-    check(input.perDay, DAY_MS);
-    check(input.perWeek, WEEK_MS);
-    if (nextAt) return { ok: false as const, nextAt: new Date(nextAt + 1000) };
+    // The decision itself is timing.ts's (the simulation asks it too).
+    const nextAt = capFullUntil(times, input.now, input.perDay, input.perWeek);
+    if (nextAt) return { ok: false as const, nextAt };
     await tx.execute(sql`UPDATE deliveries SET sent_at = ${input.now} WHERE id = ${input.deliveryId}::uuid`);
     return { ok: true as const };
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NewDelivery } from './deliveries.queries.ts';
 import { type CompiledMomentum, compileMomentum, type StoredEvent } from './matcher.ts';
-import { appendChain, capDeferral, nextOccurrence, retryAt, worktimeDeferral } from './timing.ts';
+import { appendChain, capDeferral, capFullUntil, nextOccurrence, retryAt, worktimeDeferral } from './timing.ts';
 
 /* Timing alone, without a database: when a delivery is due. */
 
@@ -90,6 +90,16 @@ describe('when a due delivery goes out', () => {
     const nextAt = at('2026-11-21T12:00:01.000Z');
     expect(capDeferral(momentum([pageview([]), push([3600])]), nextAt)).toBe(nextAt);
     expect(capDeferral(momentum([pageview([]), push()]), nextAt)).toBeNull();
+  });
+
+  it('the cap is full until the oldest counted message leaves its window (24 h, 7 days), plus a second', () => {
+    const now = at('2026-11-20T12:00:00.000Z');
+    const h = (hoursAgo: number) => now.getTime() - hoursAgo * 3_600_000;
+    expect(capFullUntil([h(30), h(5)], now, 2, null)).toBeNull();
+    expect(capFullUntil([h(20), h(5)], now, 2, null)?.toISOString()).toBe('2026-11-20T16:00:01.000Z');
+    // Three in the week, one in the day: the week's window is the full one.
+    expect(capFullUntil([h(150), h(100), h(20)], now, 3, 3)?.toISOString()).toBe('2026-11-21T06:00:01.000Z');
+    expect(capFullUntil([h(150), h(100), h(20)], now, null, null)).toBeNull();
   });
 });
 
