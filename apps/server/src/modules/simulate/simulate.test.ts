@@ -416,6 +416,13 @@ describe('POST /api/momentum/simulate', () => {
     expect(notMine.status).toBe(404);
   });
 
+  it('is described in the OpenAPI document, with its body and its answers', async () => {
+    const spec = (await api.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const op = spec.paths['/api/momentum/simulate'].post;
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '403', '404', '429']);
+    expect(op.requestBody.content['application/json'].schema.required).toEqual(['momentum', 'days']);
+  });
+
   it('runs one simulation at a time per user: a second one meanwhile is refused with 429', async () => {
     const [a, b] = await Promise.all([
       simulateCall({ momentum: draft(), days: 7 }),
