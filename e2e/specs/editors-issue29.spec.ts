@@ -105,7 +105,12 @@ test('the diagram shows long values whole at 1440 px and stacks header, board, p
     .locator('xpath=ancestor::div[contains(@class, "mantine-Paper-root")][1]');
   const back = page.getByRole('link', { name: 'Voltar' });
   const save = page.getByRole('button', { name: 'Salvar', exact: true });
-  const [t, d, b, p, v, s] = await Promise.all([title, description, board, panel, back, save].map(box));
+  const t = await box(title);
+  const d = await box(description);
+  const b = await box(board);
+  const p = await box(panel);
+  const v = await box(back);
+  const s = await box(save);
   expect(t.y + t.height, 'title above the description').toBeLessThanOrEqual(d.y + 1);
   expect(d.y + d.height, 'description above the board').toBeLessThanOrEqual(b.y + 1);
   expect(b.y + b.height, 'board above the panel').toBeLessThanOrEqual(p.y + 1);
