@@ -18,7 +18,9 @@ export async function seriousViolations(page: Page, where: string): Promise<stri
       (v) =>
         `${where}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.length} elemento(s): ${v.nodes
           .slice(0, 3)
-          .map((n) => n.target.join(' '))
+          .map((n) =>
+            `${n.target.join(' ')} ${process.env.AXE_DETAIL ? `${n.html.slice(0, 200)} ${n.failureSummary}` : ''}`.trim(),
+          )
           .join(' | ')}`,
     );
 }

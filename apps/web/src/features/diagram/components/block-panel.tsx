@@ -89,7 +89,12 @@ export function BlockPanel(props: BlockPanelProps) {
         <Title order={4} data-testid="panel-heading">
           {stepHeading(present.length, next)}
         </Title>
-        <Progress value={(present.length / order.length) * 100} size="xs" radius="xl" />
+        <Progress
+          value={(present.length / order.length) * 100}
+          size="xs"
+          radius="xl"
+          aria-label={`${present.length} de ${order.length} blocos adicionados`}
+        />
       </Stack>
       <ScrollArea flex={1} type="auto" offsetScrollbars>
         <Stack p="md" gap="sm">
@@ -171,8 +176,8 @@ function BlockRow({
       withBorder
       radius="md"
       p="sm"
-      bg={isNext ? `var(--mantine-color-${meta.color}-0)` : undefined}
-      style={{ opacity: !isPresent && !isNext ? 0.6 : 1 }}
+      // A blocked block is told by its grey background and 'Bloqueado', not by fading its text below AA contrast.
+      bg={isNext ? `var(--mantine-color-${meta.color}-0)` : !isPresent ? 'var(--mantine-color-gray-0)' : undefined}
       data-testid={`panel-block-${type}`}
     >
       <Group justify="space-between" wrap="nowrap">

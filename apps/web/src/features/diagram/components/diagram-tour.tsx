@@ -71,6 +71,8 @@ export function TourTarget({ step, children }: { step: number; children: ReactNo
       zIndex={250}
       trapFocus={false}
       closeOnClickOutside={false}
+      // The target is a plain wrapper, not a button: aria-haspopup/expanded are not allowed on it (axe, issue #29).
+      withRoles={false}
     >
       <Popover.Target>
         <div>{children}</div>
