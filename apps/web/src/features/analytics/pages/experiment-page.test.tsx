@@ -100,12 +100,36 @@ describe('experiment report page', () => {
       screen.getByText('A variante A converte 1,8 p.p. a mais que o controle (IC 95 %: 0,6 a 3,0 p.p.)'),
     ).toBeTruthy();
     expect(
-      screen.getByText('Ainda sem diferença significativa: faltam cerca de 25.000 pessoas por grupo'),
+      screen.getByText('Variante B: Ainda sem diferença significativa: faltam cerca de 25.000 pessoas por grupo'),
     ).toBeTruthy();
+    expect(screen.getByText(/Nenhuma conversão no período/)).toBeTruthy();
     const lift = screen.getByRole('group', { name: 'Diferença da Variante A para o controle' });
     expect(within(lift).getByText('+1,8 p.p. (IC 95 %: 0,6 a 3,0 p.p.)')).toBeTruthy();
     expect(screen.getByText(/Variante A × Variante B/)).toBeTruthy();
     expect(calls.some((c) => c.url.endsWith('/experiment?start=2026-11-01&end=2026-11-30'))).toBe(true);
+  });
+
+  it('says a verdict the variants share once, naming them, instead of repeating it', async () => {
+    const none = 'Ainda sem diferença significativa: ainda não há conversões para comparar';
+    const quiet = {
+      ...report,
+      against_control: report.against_control.map((c) => ({ ...c, significant: false, verdict: none })),
+    };
+    renderPage(`/v2/experiment?domain=${DOMAIN}&uuid=${MOMENTUM}&start=2026-11-01&end=2026-11-30`, {
+      session: true,
+      fetch: (url) => {
+        if (url === `/api/momentum/list?id=${MOMENTUM}`)
+          return ok({ uuid: MOMENTUM, domain_uuid: DOMAIN, type: 'momentum', momentum_title: 'Carrinho abandonado' });
+        if (url.includes('/experiment?')) return ok(quiet);
+        return undefined;
+      },
+    });
+    const verdicts = await screen.findByLabelText('Conclusões', {}, { timeout: 15_000 });
+    expect(
+      within(verdicts)
+        .getAllByRole('alert')
+        .map((a) => a.textContent),
+    ).toEqual([`Variante A e Variante B: ${none}`]);
   });
 
   it('says why when the momentum has no experiment', async () => {

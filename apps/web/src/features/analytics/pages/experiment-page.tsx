@@ -134,6 +134,28 @@ function LiftBars({ comparisons, labelOf }: { comparisons: ExperimentVsControl[]
   );
 }
 
+/**
+ * One line per distinct verdict: variants that share the same sentence ('ainda não há conversões para comparar') are
+ * named together once instead of repeating it; a sentence that does not name its variant gets the name in front.
+ */
+function verdicts(
+  comparisons: ExperimentReport['against_control'],
+  labelOf: (arm: string) => string,
+): { text: string; significant: boolean }[] {
+  const groups = new Map<string, { arms: string[]; significant: boolean }>();
+  for (const c of comparisons) {
+    const g = groups.get(c.verdict) ?? { arms: [], significant: c.significant };
+    g.arms.push(labelOf(c.arm));
+    groups.set(c.verdict, g);
+  }
+  return [...groups].map(([verdict, g]) => {
+    const named = g.arms.length === 1 && verdict.includes(g.arms[0]!.replace(/^Variante /, 'variante '));
+    if (named) return { text: verdict, significant: g.significant };
+    const who = g.arms.length === 1 ? g.arms[0]! : `${g.arms.slice(0, -1).join(', ')} e ${g.arms.at(-1)}`;
+    return { text: `${who}: ${verdict}`, significant: g.significant };
+  });
+}
+
 function DailyChart({ report, range }: { report: ExperimentReport; range: AnalyticsRange }) {
   const byDay = new Map<string, Record<string, number>>();
   for (const d of report.daily) {
@@ -144,6 +166,12 @@ function DailyChart({ report, range }: { report: ExperimentReport; range: Analyt
     date: date.split('-').reverse().slice(0, 2).join('/'),
     ...Object.fromEntries(report.arms.map((a) => [a.label, byDay.get(date)?.[a.label] ?? 0])),
   }));
+  if (!report.daily.some((d) => d.converted > 0))
+    return (
+      <Text size="sm" c="dimmed">
+        Nenhuma conversão no período: o gráfico aparece quando alguém de um dos grupos comprar.
+      </Text>
+    );
   return (
     <LineChart
       h={240}
@@ -213,13 +241,13 @@ export default function ExperimentPage() {
         <Stack gap="lg">
           {data.against_control.length ? (
             <Stack gap="xs" aria-label="Conclusões">
-              {data.against_control.map((c) => (
+              {verdicts(data.against_control, labelOf).map((v) => (
                 <Alert
-                  key={c.arm}
-                  color={c.significant ? 'teal' : 'gray'}
-                  icon={c.significant ? <IconCircleCheck /> : <IconHourglass />}
+                  key={v.text}
+                  color={v.significant ? 'teal' : 'gray'}
+                  icon={v.significant ? <IconCircleCheck /> : <IconHourglass />}
                 >
-                  <Text size="sm">{c.verdict}</Text>
+                  <Text size="sm">{v.text}</Text>
                 </Alert>
               ))}
             </Stack>
