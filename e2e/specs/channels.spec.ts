@@ -105,14 +105,14 @@ test('each channel type is integrated, and view mode hides the credentials', asy
     await expectToast(page, msg.channel.created);
     await expectViewMode(page, channel);
 
-    await dialog.getByRole('button', { name: 'Fechar' }).click();
+    await dialog.getByRole('button', { name: 'Fechar' }).last().click();
     await expect(dialog).toBeHidden();
     await card(page, channel.title)
       .getByRole('button', { name: `Visualizar ${channel.title}` })
       .click();
     await expectViewMode(page, channel);
     await expectNoSecretsInPage(page, [channel]);
-    await dialog.getByRole('button', { name: 'Fechar' }).click();
+    await dialog.getByRole('button', { name: 'Fechar' }).last().click();
     await expect(dialog).toBeHidden();
   }
 
@@ -125,11 +125,11 @@ test('each channel type is integrated, and view mode hides the credentials', asy
   await expect(push.getByText('Código de opt-in')).toBeVisible();
   await expect(push.getByText("gero('optin', 'default');")).toBeVisible();
   await expect(push.getByText("gero('optin', 'topbox');")).toBeVisible();
-  await push.getByRole('button', { name: 'Fechar' }).click();
+  await push.getByRole('button', { name: 'Fechar' }).last().click();
   await expect(push).toBeHidden();
   await card(page, 'Notificação push').getByRole('button', { name: 'Código de Notificação push' }).click();
   await expect(push.getByText("gero('optin', 'topbox');")).toBeVisible();
-  await push.getByRole('button', { name: 'Fechar' }).click();
+  await push.getByRole('button', { name: 'Fechar' }).last().click();
 
   // In-site messages: no credentials either.
   await card(page, 'Mensagem no site').getByRole('button', { name: 'Integrar canal' }).click();
@@ -137,7 +137,7 @@ test('each channel type is integrated, and view mode hides the credentials', asy
   await webview.getByRole('button', { name: 'Integrar' }).click();
   await expectToast(page, msg.channel.created);
   await expect(webview.getByText('Canal integrado')).toBeVisible();
-  await webview.getByRole('button', { name: 'Fechar' }).click();
+  await webview.getByRole('button', { name: 'Fechar' }).last().click();
   await expect(webview).toBeHidden();
 
   for (const title of ['Notificação push', 'SMS Zenvia', 'E-mail Amazon SES', 'E-mail Akna', 'Mensagem no site']) {
@@ -156,7 +156,7 @@ test('each channel type is integrated, and view mode hides the credentials', asy
       .click();
     await expectViewMode(page, channel);
     await expectNoSecretsInPage(page, channels);
-    await channelDialog(page, channel.title).getByRole('button', { name: 'Fechar' }).click();
+    await channelDialog(page, channel.title).getByRole('button', { name: 'Fechar' }).last().click();
     await expect(channelDialog(page, channel.title)).toBeHidden();
   }
 });

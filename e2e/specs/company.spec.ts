@@ -84,7 +84,7 @@ test('the company form refuses an invalid CNPJ and saves a valid one', async ({ 
   await expect(view.getByRole('button', { name: /Salvar|Cadastrar/ })).toHaveCount(0);
   await field(view, 'Razão social').pressSequentially('xyz');
   await expect(field(view, 'Razão social')).toHaveValue(`${account.company} Comércio de Artigos Esportivos Ltda`);
-  await view.getByRole('button', { name: 'Fechar' }).click();
+  await view.getByRole('button', { name: 'Fechar' }).last().click();
   await expect(view).toBeHidden();
 
   await page.reload();

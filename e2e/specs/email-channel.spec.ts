@@ -40,7 +40,7 @@ test('an SES channel integrated in the dashboard sends a campaign e-mail, and th
     await dialog.getByRole('textbox', { name: 'Remetente (Source)', exact: true }).fill('ofertas@correbem.com.br');
     await dialog.getByRole('button', { name: 'Integrar' }).click();
     await expectToast(page, msg.channel.created);
-    await dialog.getByRole('button', { name: 'Fechar' }).click();
+    await dialog.getByRole('button', { name: 'Fechar' }).last().click();
 
     // The frequency cap across channels, set on the same page.
     const cap = page.getByRole('region', { name: 'Limite de frequência' });

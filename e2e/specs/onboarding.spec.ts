@@ -146,7 +146,7 @@ test('a new user following only the dashboard gets a push from their first momen
     const pushDialog = page.getByRole('dialog', { name: /Notificação push/ });
     await pushDialog.getByRole('button', { name: 'Integrar' }).click();
     await expectToast(page, msg.channel.created);
-    await pushDialog.getByRole('button', { name: 'Fechar' }).click();
+    await pushDialog.getByRole('button', { name: 'Fechar' }).last().click();
     await sidebar(page).getByRole('link', { name: 'Analytics' }).click();
     await expectSteps(card, ['Script instalado', 'Domínio validado', 'Canal push integrado']);
     await screenshotsOf(page, card);
