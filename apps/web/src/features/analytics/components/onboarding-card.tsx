@@ -39,7 +39,7 @@ interface StepCopy {
 const STEPS: Record<OnboardingStep, StepCopy> = {
   script_installed: {
     title: 'Script instalado',
-    done: 'O Ímpeto já recebeu visitas do seu site.',
+    done: 'O script foi encontrado no site ou já enviou visitas ao Ímpeto.',
     open: 'Cole o script e crie o cn_sw.min.js no site; o passo conclui com a primeira visita recebida.',
     action: 'Ver script de instalação',
     target: () => ({ kind: 'script', focusNextSteps: false }),

@@ -212,13 +212,13 @@ const whereOf = (session: UserSession) =>
 
 function DeviceName({ session }: { session: UserSession }) {
   return (
-    <Group gap="xs" wrap="nowrap">
+    <Group gap="xs" wrap="wrap">
       {session.mobile ? <IconDeviceMobile size={18} aria-hidden /> : <IconDeviceDesktop size={18} aria-hidden />}
       <Text size="sm" fw={500}>
         {session.device}
       </Text>
       {session.current ? (
-        <Badge variant="light" color="green" size="sm">
+        <Badge variant="light" color="green" size="sm" style={{ minWidth: 'max-content', overflow: 'visible' }}>
           Esta sessão
         </Badge>
       ) : null}
