@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
@@ -90,6 +91,24 @@ describe.skipIf(inject('dbKind') === 'postgres')('web push adapter against a loc
     const claims = JSON.parse(Buffer.from(got.jwt.split('.')[1]!, 'base64url').toString());
     expect(claims).toMatchObject({ aud: service.origin, sub: 'mailto:push@impeto.test' });
     expect(claims.exp - Date.now() / 1000).toBeGreaterThan(11 * 3600);
+  });
+
+  it('sends with a domain key stored without its leading zero byte (1 in 256 of the keys created before the fix)', async () => {
+    // Node's ECDH.getPrivateKey() drops leading zero bytes; such a 31-byte key was stored as it came, and web-push
+    // refuses any key but 32 bytes: every push of that domain failed with 'Chaves VAPID do domínio inválidas'.
+    let ecdh = createECDH('prime256v1');
+    do {
+      ecdh = createECDH('prime256v1');
+      ecdh.generateKeys();
+    } while (ecdh.getPrivateKey().length === 32);
+    const short = { publicKey: ecdh.getPublicKey('base64url'), privateKey: ecdh.getPrivateKey('base64url') };
+    expect(Buffer.from(short.privateKey, 'base64url').length).toBeLessThan(32);
+    const { subscription } = service.newSubscription({ applicationServerKey: short.publicKey });
+    const d = delivery(subscription);
+    d.domain = { ...d.domain, vapidPublic: short.publicKey, vapidPrivate: short.privateKey };
+    const before = service.received.length;
+    expect(await adapter.send(d)).toEqual({ ok: true });
+    expect(service.received[before]?.vapidPublicKey).toBe(short.publicKey);
   });
 
   it('leaves empty fields out and passes the buttons on', async () => {

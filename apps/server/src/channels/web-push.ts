@@ -5,6 +5,7 @@ import type { LookupFunction } from 'node:net';
 import tls from 'node:tls';
 import webpush from 'web-push';
 import { createSafeAgents, isPrivateAddressError } from '../lib/safe-agent.ts';
+import { fullVapidPrivateKey } from '../lib/vapid.ts';
 import type { ChannelAdapter, ChannelDelivery, SendResult } from './channel.ts';
 import { createEncryptPool } from './encrypt-pool.ts';
 import { createPushHttp2 } from './push-http2.ts';
@@ -159,7 +160,7 @@ export function createWebPushAdapter(options: WebPushAdapterOptions): ChannelAda
       origin,
       options.subject,
       publicKey,
-      privateKey,
+      fullVapidPrivateKey(privateKey),
       'aes128gcm',
       expiresAt,
     );

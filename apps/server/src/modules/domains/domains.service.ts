@@ -1,10 +1,11 @@
-import { createECDH, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { type DomainItem, type DomainOnboarding, msg, ONBOARDING_STEPS, type QuietHours } from '@impeto/shared';
 import type { domains } from '../../db/schema.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import { SafeFetchError, safeFetchText } from '../../lib/safe-fetch.ts';
 import { createSecretBox } from '../../lib/secret-box.ts';
+import { newVapidKeys } from '../../lib/vapid.ts';
 import * as q from './domains.queries.ts';
 
 type DomainRow = typeof domains.$inferSelect;
@@ -35,16 +36,6 @@ export async function listCompanyDomains(ctx: AppContext, callerCompany: string,
   return (await q.listDomains(ctx.db, companyUuid)).map(toDomainItem);
 }
 
-/** A P-256 key pair for VAPID, in the raw base64url forms web push uses. */
-function vapidKeys() {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return {
-    publicKey: ecdh.getPublicKey().toString('base64url'),
-    privateKey: ecdh.getPrivateKey().toString('base64url'),
-  };
-}
-
 const newGeroId = () => `G-${randomBytes(6).toString('hex').toUpperCase()}`;
 
 export async function createDomain(
@@ -57,7 +48,7 @@ export async function createDomain(
   if (await q.findDomainByRoot(ctx.db, companyUuid, domainRoot)) {
     throw new AppError('DOMAIN_DUPLICATE', 409, msg.domain.duplicate, { 'domain.domain': msg.domain.duplicate });
   }
-  const keys = vapidKeys();
+  const keys = newVapidKeys();
   const box = createSecretBox(ctx.config.secretKey);
   for (let attempt = 0; ; attempt++) {
     try {
