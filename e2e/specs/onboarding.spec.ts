@@ -203,6 +203,8 @@ test('a new user following only the dashboard gets a push from their first momen
     await page.getByRole('button', { name: 'Planejar campanha' }).click();
     await page.getByRole('menuitem', { name: 'Imediato' }).click();
     await expectToast(page, mm.created('momentum'));
+    // The form goes back to the list a moment after its toast: wait for it, or it takes the page off Analytics.
+    await page.waitForURL(/\/v2\/momentums/);
 
     // Active is not the end: the card waits for the first message that actually goes out.
     await sidebar(page).getByRole('link', { name: 'Analytics' }).click();
