@@ -136,6 +136,7 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
 
   const [title, setTitle] = useState(item?.momentum_title ?? '');
   const [simulateOpen, setSimulateOpen] = useState(false);
+  const [impactLive, setImpactLive] = useState(false);
   const [description, setDescription] = useState(item?.momentum_description ?? '');
   const [rawForms, setForms] = useState<DiagramForms>(() =>
     item ? blocksToForms(item.momentums, kind, item.channel_uuid) : {},
@@ -393,6 +394,8 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
         setSelected('filter');
         warn('Complete o filtro para calcular o impacto.');
       }}
+      live={impactLive}
+      onCalculated={() => setImpactLive(true)}
     />
   ) : null;
 
