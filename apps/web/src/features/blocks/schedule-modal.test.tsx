@@ -1,11 +1,17 @@
 import { fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderPage } from '../../test/render-page.tsx';
 import { ScheduleModal } from './schedule-modal.tsx';
 
 describe('schedule picker (Agendamento)', () => {
+  afterEach(() => vi.useRealTimers());
+
   it('says so when a typed minute off the 15-minute grid is moved, instead of changing it silently', async () => {
+    // 10:05 in São Paulo: the picker offers 10:15, and the typed :20 moves to 10:30, still ahead of the clock (run
+    // past :30 of an hour on the real clock, that time was already gone and the test failed half of each hour).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-03-12T13:05:00.000Z'));
     const onSchedule = vi.fn();
     renderPage(<ScheduleModal opened onClose={() => {}} title="Agendar momentum" onSchedule={onSchedule} />);
     const dialog = await screen.findByRole('dialog', { name: 'Agendar momentum' });
