@@ -153,7 +153,7 @@ async function measure(kind: Kind) {
     const generateMs = performance.now() - t0;
     const [size] = await queryRows<{ events: string; stats: string; stats_rows: string }>(
       db,
-      sql`SELECT pg_total_relation_size('events')::text AS events, pg_total_relation_size('daily_stats')::text AS stats,
+      sql`SELECT (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('events'))::text AS events, pg_total_relation_size('daily_stats')::text AS stats,
             (SELECT count(*) FROM daily_stats)::text AS stats_rows`,
     );
     const ctx = { db, database, clock: { now: () => new Date() } } as unknown as AppContext;

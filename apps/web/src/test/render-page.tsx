@@ -104,6 +104,23 @@ export function withoutWebCrypto() {
   return () => Object.defineProperty(globalThis, 'crypto', { configurable: true, value: original });
 }
 
+/** A phone's viewport for Mantine's `useMediaQuery`: every `max-width` query matches (restored with the spies). */
+export function phoneViewport() {
+  vi.spyOn(window, 'matchMedia').mockImplementation(
+    (query: string) =>
+      ({
+        matches: query.includes('max-width'),
+        media: query,
+        onchange: null,
+        addListener: () => {},
+        removeListener: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        dispatchEvent: () => false,
+      }) as unknown as MediaQueryList,
+  );
+}
+
 let restoreCrypto: (() => void) | undefined;
 
 export interface RenderPageOptions {

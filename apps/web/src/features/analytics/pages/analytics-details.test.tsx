@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { DOMAIN, type FetchRequest, ok, renderPage } from '../../../test/render-page.tsx';
+import { describe, expect, it, } from 'vitest';
+import { DOMAIN, type FetchRequest, ok, phoneViewport, renderPage } from '../../../test/render-page.tsx';
 
 /** Issue #29: dates on the performance table, a readable impact chart and table on a phone, pt-BR under the pages. */
 const START = '2026-11-01';
@@ -60,21 +60,7 @@ function analytics(url: string, _init: FetchRequest) {
 const open = () => renderPage(`/?domain=${DOMAIN}&start=${START}&end=${END}`, { session: true, fetch: analytics });
 const card = (name: string) => screen.findByRole('region', { name }, { timeout: 10000 });
 
-function narrow() {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: query.includes('max-width'),
-        media: query,
-        onchange: null,
-        addListener: () => {},
-        removeListener: () => {},
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      }) as unknown as MediaQueryList,
-  );
-}
+const narrow = phoneViewport;
 
 describe('analytics details', () => {
   it("dates the momentum performance table: the period, and each row's days with messages", async () => {

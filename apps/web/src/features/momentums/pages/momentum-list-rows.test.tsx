@@ -1,7 +1,7 @@
 import type { MomentumItem } from '@impeto/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { COMPANY, DOMAIN, ok, renderPage } from '../../../test/render-page.tsx';
+import { describe, expect, it, } from 'vitest';
+import { COMPANY, DOMAIN, ok, phoneViewport, renderPage } from '../../../test/render-page.tsx';
 
 /** Issue #29: what a row says about failures, Iniciar on finished rows, the tab title and the phone layout. */
 const past = new Date(Date.now() - 2 * 86400_000).toISOString();
@@ -93,19 +93,7 @@ describe('momentum list rows', () => {
   });
 
   it('on a phone, lists each item with its status, schedule and figures instead of a cut table', async () => {
-    vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query: string) =>
-        ({
-          matches: query.includes('max-width'),
-          media: query,
-          onchange: null,
-          addListener: () => {},
-          removeListener: () => {},
-          addEventListener: () => {},
-          removeEventListener: () => {},
-          dispatchEvent: () => false,
-        }) as unknown as MediaQueryList,
-    );
+    phoneViewport();
     renderPage(`/v2/momentums?domain=${DOMAIN}`, { session: true, fetch: list([paused, failedAll]) });
     const items = await screen.findByRole('list', { name: 'Momentums' }, { timeout: 8000 });
     expect(screen.queryByRole('table')).toBeNull();

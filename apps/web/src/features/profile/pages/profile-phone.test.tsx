@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { DOMAIN, ok, renderPage } from '../../../test/render-page.tsx';
+import { beforeEach, describe, expect, it, } from 'vitest';
+import { DOMAIN, ok, phoneViewport, renderPage } from '../../../test/render-page.tsx';
 
 /** Issue #29: at 390 px /profile's sessions and /payment's usage show every figure, stacked, with no hidden column. */
 const profile = { name: 'Ana Souza', username: 'ana', email: 'ana@loja.com.br', pending_email: null };
@@ -17,19 +17,7 @@ const session = (id: number, extra: Record<string, unknown> = {}) => ({
 });
 
 beforeEach(() => {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: query.includes('max-width'),
-        media: query,
-        onchange: null,
-        addListener: () => {},
-        removeListener: () => {},
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      }) as unknown as MediaQueryList,
-  );
+  phoneViewport();
 });
 
 describe('on a phone', () => {
