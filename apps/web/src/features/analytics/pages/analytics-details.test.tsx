@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DOMAIN, type FetchRequest, ok, phoneViewport, renderPage } from '../../../test/render-page.tsx';
 
 /** Issue #29: dates on the performance table, a readable impact chart and table on a phone, pt-BR under the pages. */

@@ -1,6 +1,6 @@
 import type { MomentumItem } from '@impeto/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMPANY, DOMAIN, ok, phoneViewport, renderPage } from '../../../test/render-page.tsx';
 
 /** Issue #29: what a row says about failures, Iniciar on finished rows, the tab title and the phone layout. */

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DOMAIN, ok, phoneViewport, renderPage } from '../../../test/render-page.tsx';
 
 /** Issue #29: at 390 px /profile's sessions and /payment's usage show every figure, stacked, with no hidden column. */
