@@ -20,6 +20,7 @@ export * from './experiments/experiment-report.ts';
 export * from './experiments/stats.ts';
 export * from './experiments/verdict.ts';
 export * from './filter/predicate.ts';
+export * from './journeys/journey.schema.ts';
 export * from './media/media.schema.ts';
 export * from './messages.ts';
 export * from './momentums/blocks.schema.ts';

@@ -1,5 +1,12 @@
 import type { DcmStats } from '../dcm/dcm-rule.ts';
 import { type Experiment, experimentMessages, experimentSchema } from '../experiments/experiment.schema.ts';
+import {
+  type JourneyExit,
+  type JourneyStep,
+  journeyExitSchema,
+  journeyMessages,
+  journeyStepsSchema,
+} from '../journeys/journey.schema.ts';
 import { type MomentumTiming, momentumTimingShape, refineTimingScope } from '../timing/timing.schema.ts';
 import { z } from '../zod.ts';
 import { isOnQuarterHour, momentumBlocksSchema } from './blocks.schema.ts';
@@ -110,6 +117,34 @@ const base = {
   experiment: experimentSchema.nullable().optional(),
   /** Timing (issue #27): throttle_per_minute, send_at_local_time, best_time, skip_holidays, worktime_zone; absent: the spec's. */
   ...momentumTimingShape,
+  /** Follow-up steps and exit rules (issue #26); absent, null or []: the spec's momentum, one message. */
+  steps: journeyStepsSchema.nullable().optional(),
+  exit: journeyExitSchema.nullable().optional(),
+};
+
+/** Journeys belong to momentums with a message block; campaigns and GCD items have none. */
+const journeyFitsType = (
+  body: {
+    type: MomentumType;
+    momentums: { type: string; values: unknown[] }[];
+    steps?: JourneyStep[] | null | undefined;
+  },
+  ctx: z.RefinementCtx,
+) => {
+  if (!body.steps?.length) return;
+  if (body.type === 'dcm') {
+    ctx.addIssue({ code: 'custom', message: journeyMessages.dcmNotSupported, path: ['steps'] });
+    return;
+  }
+  if (body.type === 'campaign') {
+    ctx.addIssue({ code: 'custom', message: journeyMessages.campaignNotSupported, path: ['steps'] });
+    return;
+  }
+  body.steps.forEach((step, i) => {
+    for (const branch of ['values', 'otherwise'] as const)
+      if (step[branch]?.[0]?.filter === 'CELL_DCM')
+        ctx.addIssue({ code: 'custom', message: journeyMessages.dcmChannel, path: ['steps', i, branch] });
+  });
 };
 
 /** The variants are messages for the dispatcher block's channel (the experiment checks they share one). */
@@ -136,11 +171,13 @@ const variantsMatchDispatcher = (
 export const createMomentumSchema = z
   .looseObject(base)
   .superRefine(variantsMatchDispatcher)
-  .superRefine(refineTimingScope);
+  .superRefine(refineTimingScope)
+  .superRefine(journeyFitsType);
 export const updateMomentumSchema = z
   .looseObject({ ...base, uuid: z.uuid(momentumMessages.notFound) })
   .superRefine(variantsMatchDispatcher)
-  .superRefine(refineTimingScope);
+  .superRefine(refineTimingScope)
+  .superRefine(journeyFitsType);
 export const momentumStatusSchema = z.looseObject({ status: z.enum(['Active', 'Paused']) });
 export type CreateMomentumInput = z.output<typeof createMomentumSchema>;
 export type UpdateMomentumInput = z.output<typeof updateMomentumSchema>;
@@ -163,6 +200,9 @@ export interface MomentumItem extends MomentumTiming {
   worktime: Worktime | null;
   /** A/B variants and control group (issue #25); null without. */
   experiment?: Experiment | null;
+  /** Follow-up steps and exit rules (issue #26); absent without a journey. */
+  steps?: JourneyStep[];
+  exit?: JourneyExit;
   created_at: string;
   updated_at: string;
   /** What the engine did with it so far (lists only): waiting, sent, viewed and clicked messages, failures. */
