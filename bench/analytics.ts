@@ -5,6 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../apps/server/src/db/client.ts';
 import type { AppContext } from '../apps/server/src/lib/context.ts';
 import * as analytics from '../apps/server/src/modules/analytics/analytics.service.ts';
+import { experimentReport } from '../apps/server/src/modules/analytics/experiment.service.ts';
 import { addDomain, fmt, generate, type Kind, log, openDatabase } from './history.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -73,9 +74,67 @@ async function buildRollups(db: Db) {
     SELECT momentum_uuid, (ts AT TIME ZONE ${zone})::date, domain_uuid, count(*), sum(value_cents) FROM conversions
     GROUP BY 1, 2, 3
     ON CONFLICT (momentum_uuid, day) DO UPDATE SET conversions = excluded.conversions, revenue_cents = excluded.revenue_cents`);
+  await buildExperiment(db);
   // A history built over 90 days has been vacuumed by autovacuum (visibility map set, so counts read indexes only);
   // one bulk load of minutes has not: vacuum it as the real table would be.
   await db.execute(sql`VACUUM ANALYZE`);
+}
+
+/**
+ * The experiment report's data (issue #25): every momentum's first momentum by title (the one the widgets read) is
+ * given an experiment, a 10 % control group and variants A/B 50/50; its deliveries get an arm in those proportions
+ * (held-out ones `skipped`, never sent, as the send stage records them), one assignment per person, and the per-arm
+ * daily counters are built from them and their conversions the way the send stage and attribution keep them.
+ */
+async function buildExperiment(db: Db) {
+  const push = { filter: 'CELL_NOTIFICATION', title: 'Oferta', message: 'Só hoje', intervalRecurrency: [] };
+  const experiment = {
+    control_percent: 10,
+    variants: [
+      { name: 'A', weight: 50, values: [push] },
+      { name: 'B', weight: 50, values: [{ ...push, title: 'Oferta B' }] },
+    ],
+  };
+  await db.execute(sql`
+    WITH firsts AS (
+      SELECT DISTINCT ON (domain_uuid) uuid FROM momentums ORDER BY domain_uuid, momentum_title)
+    UPDATE momentums m SET experiment = ${JSON.stringify(experiment)}::jsonb FROM firsts WHERE m.uuid = firsts.uuid`);
+  await db.execute(sql`
+    UPDATE deliveries d SET
+      arm = CASE WHEN x.u < 0.1 THEN 'control' WHEN x.u < 0.55 THEN 'A' ELSE 'B' END,
+      status = CASE WHEN x.u < 0.1 THEN 'skipped' ELSE d.status END,
+      error = CASE WHEN x.u < 0.1 THEN 'grupo de controle' END,
+      sent_at = CASE WHEN x.u < 0.1 THEN NULL ELSE d.sent_at END,
+      viewed_at = CASE WHEN x.u < 0.1 THEN NULL ELSE d.viewed_at END,
+      clicked_at = CASE WHEN x.u < 0.1 THEN NULL ELSE d.clicked_at END
+    FROM (SELECT d2.id, ('x' || substr(md5(d2.person_uuid::text || d2.momentum_uuid::text), 1, 8))::bit(32)::bigint
+            / 4294967296.0 AS u
+          FROM deliveries d2 JOIN momentums m ON m.uuid = d2.momentum_uuid WHERE m.experiment IS NOT NULL) AS x
+    WHERE d.id = x.id`);
+  await db.execute(sql`
+    DELETE FROM conversions c USING deliveries d WHERE c.delivery_id = d.id AND d.arm = 'control'`);
+  await db.execute(sql`
+    INSERT INTO experiment_assignments (momentum_uuid, person_uuid, domain_uuid, arm, first_at, last_at)
+    SELECT DISTINCT ON (momentum_uuid, person_uuid) momentum_uuid, person_uuid, domain_uuid, arm, trigger_at, trigger_at
+    FROM deliveries WHERE arm IS NOT NULL ORDER BY momentum_uuid, person_uuid, trigger_at`);
+  await db.execute(sql`
+    INSERT INTO daily_arm_stats (momentum_uuid, arm, day, domain_uuid, assigned, sent, viewed, clicked, conversions,
+      converted, revenue_cents)
+    SELECT momentum_uuid, arm, day, domain_uuid, sum(assigned), sum(sent), sum(viewed), sum(clicked),
+      sum(conversions), sum(converted), sum(revenue_cents)
+    FROM (
+      SELECT momentum_uuid, arm, (first_at AT TIME ZONE ${zone})::date AS day, domain_uuid, 1 AS assigned, 0 AS sent,
+        0 AS viewed, 0 AS clicked, 0 AS conversions, 0 AS converted, 0 AS revenue_cents
+      FROM experiment_assignments
+      UNION ALL
+      SELECT momentum_uuid, arm, (coalesce(sent_at, trigger_at) AT TIME ZONE ${zone})::date, domain_uuid, 0,
+        (sent_at IS NOT NULL)::int, (viewed_at IS NOT NULL)::int, (clicked_at IS NOT NULL)::int, 0, 0, 0
+      FROM deliveries WHERE arm IS NOT NULL
+      UNION ALL
+      SELECT d.momentum_uuid, d.arm, (c.ts AT TIME ZONE ${zone})::date, d.domain_uuid, 0, 0, 0, 0, 1, 1, c.value_cents
+      FROM conversions c JOIN deliveries d ON d.id = c.delivery_id WHERE d.arm IS NOT NULL
+    ) AS x
+    GROUP BY 1, 2, 3, 4`);
 }
 
 /**
@@ -187,9 +246,16 @@ async function measure(kind: Kind) {
       },
       { name: 'optins/daily', run: (r) => analytics.optinsDaily(ctx, c, dom, r) },
     ];
+    // The experiment report is a page of its own (/v2/experiment), not a dashboard widget: measured alone.
+    const pages: typeof widgets = [
+      {
+        name: 'momentum/:uuid/experiment',
+        run: (r) => experimentReport(ctx, c, dom, momentum!.uuid, r),
+      },
+    ];
     const end = daysAgo(0);
     const timings: Timing[] = [];
-    for (const w of widgets) {
+    for (const w of [...widgets, ...pages]) {
       const byRange: Record<string, number> = {};
       for (const [label, start] of Object.entries(ranges)) {
         const n = Number(label.split(' ')[0]);
@@ -202,6 +268,15 @@ async function measure(kind: Kind) {
           .join(', ')}`,
       );
     }
+    const experiment = await experimentReport(ctx, c, dom, momentum!.uuid, {
+      start: ranges['90 days'],
+      end: daysAgo(0),
+    });
+    log(
+      `  experiment of ${momentum!.uuid}, 90 days: ${experiment.arms
+        .map((a) => `${a.arm} ${fmt(a.assigned)} assigned, ${fmt(a.sent)} sent, ${fmt(a.converted)} converted`)
+        .join('; ')}`,
+    );
     const dashboard: Record<string, number> = {};
     for (const [label, start] of Object.entries(ranges)) {
       const n = Number(label.split(' ')[0]);
