@@ -16,6 +16,8 @@ export { FILTERS_FAILED, FilterEditor } from './filter-editor.tsx';
 export { FinishEditor } from './finish-editor.tsx';
 export { ImagePickerModal } from './image-picker-modal.tsx';
 export { IntervalInput } from './interval-input.tsx';
+export { ConditionEditor, ExitEditor, WaitEditor } from './journey-editor.tsx';
+export * from './journey-state.ts';
 export { cutMessage, NO_MESSAGE, NotificationPreview, PREVIEW_CUT, TITLE_PROMPT } from './notification-preview.tsx';
 export * from './save-rules.ts';
 export { ScheduleModal, type ScheduleModalProps } from './schedule-modal.tsx';
