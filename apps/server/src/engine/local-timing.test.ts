@@ -10,6 +10,7 @@ import {
   quietHoursEnd,
   skipHolidays,
   throttledEnd,
+  throttledSlot,
   worktimeZone,
 } from './timing.ts';
 
@@ -156,5 +157,32 @@ describe('the throttle', () => {
     }
     expect(most).toBe(600);
     expect(times.at(-1)! - origin.getTime()).toBe(9_999 * 100);
+  });
+
+  it('keeps a momentum’s sends 60/rate s apart, around what is already planned, whatever the order they come in', () => {
+    const t0 = Date.parse('2026-03-10T12:00:00Z');
+    // 6 per minute: 10 s apart. A send held for quiet hours an hour ahead blocks nothing now.
+    const taken = [t0 - 15_000, t0 + 3_600_000];
+    expect(throttledSlot(taken, t0, 6) - t0).toBe(0);
+    expect(throttledSlot(taken, t0, 6) - t0).toBe(10_000);
+    // Planned in a gap wide enough: its own time.
+    taken.push(t0 + 100_000);
+    taken.sort((a, b) => a - b);
+    expect(throttledSlot(taken, t0 + 50_000, 6) - t0).toBe(50_000);
+    // Planned 5 s before a taken one: after it.
+    expect(throttledSlot(taken, t0 + 95_000, 6) - t0).toBe(110_000);
+    expect(throttledSlot(taken, t0 + 3_599_000, 6) - t0).toBe(3_610_000);
+    // Random arrivals over ten minutes at 120 a minute: never two closer than 500 ms, none before its plan.
+    const many: number[] = [];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    for (let i = 0; i < 2000; i++) {
+      const planned = t0 + Math.floor(random() * 600_000);
+      expect(throttledSlot(many, planned, 120)).toBeGreaterThanOrEqual(planned);
+    }
+    for (let i = 1; i < many.length; i++) expect(many[i]! - many[i - 1]!).toBeGreaterThanOrEqual(500);
   });
 });

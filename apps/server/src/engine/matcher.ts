@@ -1,5 +1,6 @@
 import {
   type FilterBlock,
+  type MomentumTiming,
   type MomentumType,
   textRule as sharedTextRule,
   type TriggerCondition,
@@ -40,6 +41,8 @@ export interface MomentumRow {
   blocks: unknown[];
   worktime: Worktime | null;
   activatedAt: Date | null;
+  /** Timing options (issue #27); absent or null: the spec's momentum. */
+  timing?: MomentumTiming | null;
 }
 
 export interface CompiledMomentum {
@@ -57,6 +60,8 @@ export interface CompiledMomentum {
   finishAt: Date | null;
   worktime: Worktime | null;
   recurrence: RecurrenceRule | null;
+  /** 'Limite de envios por minuto' (issue #27), null without a limit. */
+  throttlePerMinute: number | null;
   filter: CompiledFilter;
   /** Does this event start a delivery for its person? */
   starts(event: StoredEvent): boolean;
@@ -160,6 +165,7 @@ export function compileMomentum(row: MomentumRow): CompiledMomentum {
       t?.filter === 'recurrence'
         ? { period: t.comparation as RecurrenceRule['period'], value: t.value[0], hours: t.hours ?? '00:00' }
         : null,
+    throttlePerMinute: row.timing?.throttle_per_minute ?? null,
     filter: compileFilter(filterBlock ?? null),
     starts,
     cancels,
@@ -178,6 +184,7 @@ export const compileStored = (m: DispatchMomentum) =>
     blocks: m.momentums,
     worktime: m.worktime as Worktime | null,
     activatedAt: m.activated_at,
+    timing: m.timing ?? null,
   });
 
 /** compileStored, or undefined with a warning: one momentum whose stored blocks no longer compile must not stop the others. */

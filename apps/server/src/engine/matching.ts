@@ -13,6 +13,7 @@ import {
   triggerEventsByDomain,
   unreachableReasonSql,
 } from './qualify.ts';
+import { insertThrottled } from './throttled-insert.ts';
 
 /*
  * The matching stage: a batch the collector stored comes in (api role, after its transaction); the service worker's
@@ -72,7 +73,11 @@ export function createMatching(
       for (const p of await q.unreachablePersons(db, [...persons], unreachableReasonSql(channel)))
         unreachable.set(reachKey(channel, p.uuid), p.reason);
     }
-    const inserted = await q.insertDeliveries(db, qualifiedDeliveries(candidates.values(), unreachable), now);
+    // 'Limite de envios por minuto' (issue #27): those momentums' new sends are spread by throttled-insert.ts.
+    const throttles = new Map<string, number>();
+    for (const c of candidates.values())
+      if (c.momentum.throttlePerMinute) throttles.set(c.momentum.uuid, c.momentum.throttlePerMinute);
+    const inserted = await insertThrottled(db, qualifiedDeliveries(candidates.values(), unreachable), throttles, now);
     if (inserted.some((d) => d.status === 'queued' && new Date(d.due_at) <= clock.now())) {
       deps.wake();
       if (ctx.database.kind === 'postgres') await q.notifyEngine(db, 'impeto_deliveries', '');

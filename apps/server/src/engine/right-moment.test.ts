@@ -271,6 +271,56 @@ describe('the throttle', () => {
   });
 });
 
+describe('the throttle on a momentum', () => {
+  it('spreads the sends page views start at its rate, batch after batch, each person once, across a restart', async () => {
+    t.clock.set('2026-03-16T15:00:00Z');
+    const target = await site('Loja Vazao Momento');
+    const people: { vid: string; endpoint: string }[] = [];
+    for (let i = 0; i < 8; i++) people.push(await subscriber(target));
+    const offer = {
+      type: 'trigger',
+      regex: false,
+      values: [{ filter: 'pageview', comparation: 'contain', value: ['/oferta'], dischargeIn: [] }],
+    };
+    const uuid = await create(target, {
+      type: 'momentum',
+      momentums: [everyone, offer, pushBlock('Só hoje')],
+      throttle_per_minute: 6,
+    });
+    // Eight views, each its own collect (its own matched batch), within a few seconds.
+    for (const p of people) await collect(target, p.vid, [{ t: 'pv', u: `${target.root}/oferta` }]);
+    // Someone already given the momentum views again: no second send, and no slot taken from the others.
+    await collect(target, people[0]!.vid, [{ t: 'pv', u: `${target.root}/oferta?de-novo` }]);
+    const dues = (await deliveriesOf(uuid)).map((d) => new Date(d.due_at).getTime());
+    const start = dues[0]!;
+    expect(dues.map((d) => (d - start) / 1000)).toEqual([0, 10, 20, 30, 40, 50, 60, 70]);
+    const sent = () => people.reduce((n, p) => n + received(p.endpoint), 0);
+    await moveTo(new Date(start + 35_000));
+    expect(sent()).toBe(4);
+    await restart();
+    // A view after the restart waits behind the eight.
+    const late = await subscriber(target);
+    await collect(target, late.vid, [{ t: 'pv', u: `${target.root}/oferta` }]);
+    const lateDue = (await deliveriesOf(uuid)).find((d) => d.visitor_id === late.vid)!;
+    expect(new Date(lateDue.due_at).getTime() - start).toBe(80_000);
+    await moveTo(new Date(start + 75_000));
+    expect(sent()).toBe(8);
+    expect(received(late.endpoint)).toBe(0);
+    await moveTo(new Date(start + 80_000));
+    expect(received(late.endpoint)).toBe(1);
+    for (const p of people) expect(received(p.endpoint)).toBe(1);
+    // Once the queue is empty, a view is sent at once: the limit spaces sends, it does not delay a lone one.
+    await moveTo(new Date(start + 10 * MIN));
+    const lone = await subscriber(target);
+    await collect(target, lone.vid, [{ t: 'pv', u: `${target.root}/oferta` }]);
+    const loneDue = new Date((await deliveriesOf(uuid)).find((d) => d.visitor_id === lone.vid)!.due_at).getTime();
+    expect(loneDue).toBeLessThan(start + 10 * MIN + 10_000);
+    await moveTo(new Date(loneDue));
+    expect(received(lone.endpoint)).toBe(1);
+    expect((await deliveriesOf(uuid)).map((d) => d.status)).toEqual(Array(10).fill('sent'));
+  });
+});
+
 describe('holidays', () => {
   it('move a weekly recurrence past Carnaval and the domain’s own holiday; without the option it keeps the day', async () => {
     // Monday 16 February 2026 (Carnaval), 09:00 in São Paulo.

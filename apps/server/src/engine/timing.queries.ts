@@ -72,3 +72,39 @@ export async function busiestHour(db: Db, input: { domainUuid: string; zone: str
   );
   return row ? Number(row.hour) : null;
 }
+
+/**
+ * The due times (epoch ms, ascending) of a throttled momentum's sends from `from` on: what its next sends must keep
+ * their distance from. Every row the momentum planned counts but the skipped (never given a slot).
+ */
+export async function throttleTaken(db: Db, momentumUuid: string, from: Date) {
+  const rows = await queryRows<{ due_at: string | Date }>(
+    db,
+    sql`SELECT due_at FROM deliveries
+        WHERE momentum_uuid = ${momentumUuid}::uuid AND due_at > ${from} AND status <> 'skipped'
+        ORDER BY due_at`,
+  );
+  return rows.map((r) => new Date(r.due_at).getTime());
+}
+
+/** The dedupe keys of deliveries just inserted (by id). */
+export async function dedupeKeysOf(db: Db, ids: string[]) {
+  if (ids.length === 0) return new Map<string, string>();
+  const rows = await queryRows<{ id: string; dedupe_key: string }>(
+    db,
+    sql`SELECT id::text AS id, dedupe_key FROM deliveries
+        WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text(${json(ids)}))`,
+  );
+  return new Map(rows.map((r) => [r.id, r.dedupe_key]));
+}
+
+/** Moves the given deliveries to their throttled due times. */
+export async function setDueTimes(db: Db, rows: { id: string; dueAt: Date }[]) {
+  if (rows.length === 0) return;
+  await db.execute(
+    sql`UPDATE deliveries d SET due_at = r.due_at
+        FROM jsonb_to_recordset(${json(rows.map((r) => ({ id: r.id, due_at: r.dueAt.toISOString() })))})
+          AS r(id uuid, due_at timestamptz)
+        WHERE d.id = r.id`,
+  );
+}

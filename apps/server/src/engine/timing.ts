@@ -252,6 +252,28 @@ export function createThrottle(origin: Date, perMinute: number) {
   };
 }
 
+/**
+ * 'Limite de envios por minuto' on a momentum started by events: a new send goes at the first moment at or after its
+ * planned time that is at least 60/rate s from every send of the momentum already planned (`taken`: their due times,
+ * epoch ms ascending; the answer is inserted in place). The taken times are the stored rows, so the rate holds across
+ * batches, processes and restarts; a send already held far ahead (quiet hours, worktime) blocks only its own slot.
+ */
+export function throttledSlot(taken: number[], planned: number, perMinute: number): number {
+  const intervalMs = 60_000 / perMinute;
+  let lo = 0;
+  let hi = taken.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (taken[mid]! <= planned - intervalMs) lo = mid + 1;
+    else hi = mid;
+  }
+  let at = planned;
+  let i = lo;
+  for (; i < taken.length && taken[i]! < at + intervalMs; i++) at = Math.max(at, Math.ceil(taken[i]! + intervalMs));
+  taken.splice(i, 0, at);
+  return at;
+}
+
 /** When a throttled campaign of `recipients` starting at `start` sends its last message (the summary's expected end). */
 export const throttledEnd = (start: Date, recipients: number, perMinute: number) =>
   new Date(start.getTime() + Math.max(0, recipients - 1) * (60_000 / perMinute));
