@@ -25,14 +25,15 @@ export const fmt = (n: number) => n.toLocaleString('en-US');
 export const log = (...a: unknown[]) => console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
 
 /** `label` names the scratch database (impeto_bench_<label>_<pid>_<random>). */
-export async function openDatabase(kind: Kind, label = 'analytics') {
+/** `reuse`: an existing bench database's name (PostgreSQL), opened as it is. */
+export async function openDatabase(kind: Kind, label = 'analytics', reuse?: string) {
   if (kind === 'postgres') {
     const adminUrl = process.env.TEST_DATABASE_URL || DEFAULT_PG;
-    const name = `impeto_bench_${label}_${process.pid}_${randomBytes(3).toString('hex')}`;
+    const name = reuse ?? `impeto_bench_${label}_${process.pid}_${randomBytes(3).toString('hex')}`;
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     const version = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
-    await admin.query(`CREATE DATABASE ${name}`);
+    if (!reuse) await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
     const u = new URL(adminUrl);
     u.pathname = `/${name}`;
@@ -44,7 +45,7 @@ export async function openDatabase(kind: Kind, label = 'analytics') {
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     };
-    return { database, version: `PostgreSQL ${version}`, drop };
+    return { database, version: `PostgreSQL ${version}`, drop, name };
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), `impeto-bench-${label}-`));
   const database = fromPglite(await PGlite.create(path.join(dir, 'pg')));
@@ -53,6 +54,7 @@ export async function openDatabase(kind: Kind, label = 'analytics') {
     database,
     version: `PGlite (PostgreSQL ${v?.v})`,
     drop: async () => rmSync(dir, { recursive: true, force: true }),
+    name: dir,
   };
 }
 

@@ -11,6 +11,8 @@
  * Targets (issue #28, PostgreSQL, full size): 7 days ≤ 5 s, 30 days ≤ 20 s, memory ≤ 256 MB above idle.
  * Prints a table; at full size writes the Simulation section of bench/RESULTS.md between its markers (RESULTS=0:
  * don't; RESULTS=<file> writes there at any size). DBS=pglite (or postgres,pglite) runs it on PGlite too.
+ * KEEP=1 (PostgreSQL) leaves the generated database in place and prints its name; REUSE=<that name> runs the cases on
+ * it without generating again (the 10M-event history takes about ten minutes to generate).
  */
 
 import { randomUUID } from 'node:crypto';
@@ -41,6 +43,7 @@ const NOISE = Number(process.env.NOISE ?? 0.1);
 const RANGES = (process.env.RANGES ?? '1,7,30').split(',').map(Number);
 const TARGET_MS: Record<number, number> = { 7: 5_000, 30: 20_000 };
 const TARGET_MB = 256;
+const KEEP = process.env.KEEP === '1';
 
 const sizes = (kind: Kind) => ({
   events: Number(process.env.EVENTS ?? (SMALL ? 200_000 : kind === 'postgres' ? 10_000_000 : 1_000_000)),
@@ -180,26 +183,40 @@ async function measured<T>(fn: () => Promise<T>) {
 
 async function measure(kind: Kind): Promise<{ rows: Row[]; version: string; events: number; persons: number }> {
   const { events, persons } = sizes(kind);
-  log(`${kind}: ${fmt(events)} events, ${fmt(persons)} persons over ${DAYS} days (+ noise ${NOISE})`);
-  const { database, version, drop } = await openDatabase(kind, 'simulate');
+  const reuse = kind === 'postgres' ? process.env.REUSE : undefined;
+  log(
+    `${kind}: ${fmt(events)} events, ${fmt(persons)} persons over ${DAYS} days (+ noise ${NOISE})${reuse ? `, reusing ${reuse}` : ''}`,
+  );
+  const { database, version, drop, name } = await openDatabase(kind, 'simulate', reuse);
   try {
-    await database.migrate();
     const db = database.db;
-    const main = await addDomain(db, 'Loja Bench');
-    await generate(db, main, events, persons, DAYS);
-    for (let i = 1; i <= 3; i++) {
-      const other = await addDomain(db, `Ruído ${i}`);
-      await generate(db, other, Math.floor(events * NOISE), Math.floor(persons * NOISE), DAYS);
+    let main: { companyUuid: string; domainUuid: string };
+    if (reuse) {
+      const [d] = await queryRows<{ uuid: string; company_uuid: string }>(
+        db,
+        sql`SELECT uuid, company_uuid FROM domains WHERE name = 'Loja Bench'`,
+      );
+      main = { companyUuid: d!.company_uuid, domainUuid: d!.uuid };
+    } else {
+      await database.migrate();
+      main = await addDomain(db, 'Loja Bench');
+      const t0 = performance.now();
+      await generate(db, main, events, persons, DAYS);
+      for (let i = 1; i <= 3; i++) {
+        const other = await addDomain(db, `Ruído ${i}`);
+        await generate(db, other, Math.floor(events * NOISE), Math.floor(persons * NOISE), DAYS);
+      }
+      await db.execute(
+        sql`UPDATE domains SET frequency_cap_day = 2, frequency_cap_week = 5 WHERE uuid = ${main.domainUuid}::uuid`,
+      );
+      // The generator marks 15 % of persons subscribed without a subscription: give them one, so push reaches them.
+      await db.execute(sql`
+        UPDATE persons SET push_subscription = jsonb_build_object('endpoint', 'https://push.example.com/' || uuid,
+          'keys', jsonb_build_object('p256dh', 'p', 'auth', 'a'))
+        WHERE push_status = 'subscribed'`);
+      await db.execute(sql`ANALYZE`);
+      log(`  generated in ${((performance.now() - t0) / 1000).toFixed(0)} s${KEEP ? `; kept as ${name}` : ''}`);
     }
-    await db.execute(
-      sql`UPDATE domains SET frequency_cap_day = 2, frequency_cap_week = 5 WHERE uuid = ${main.domainUuid}::uuid`,
-    );
-    // The generator marks 15 % of persons subscribed without a subscription: give them one, so push reaches them.
-    await db.execute(sql`
-      UPDATE persons SET push_subscription = jsonb_build_object('endpoint', 'https://push.example.com/' || uuid,
-        'keys', jsonb_build_object('p256dh', 'p', 'auth', 'a'))
-      WHERE push_status = 'subscribed'`);
-    await db.execute(sql`ANALYZE`);
     const ctx = { db, database, clock: { now: () => new Date() } } as unknown as AppContext;
     const principal: Principal = {
       token: '',
@@ -248,7 +265,7 @@ async function measure(kind: Kind): Promise<{ rows: Row[]; version: string; even
     return { rows, version, events, persons };
   } finally {
     await database.close();
-    await drop();
+    if (!KEEP && !reuse) await drop();
   }
 }
 

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { QuietHours } from '@impeto/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/client.ts';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { type Database, type Db, queryRows } from '../../db/client.ts';
 
 /*
  * Reads of the simulation, never a write. Events are read by (domain, ts) ranges in time order, page by page (the
@@ -53,57 +55,133 @@ export async function distinctPageUrls(
   return rows.length > input.limit ? null : rows.map((r) => r.url);
 }
 
-export interface EventRow {
-  id: string | number;
-  person_uuid: string;
-  kind: string;
-  url: string | null;
-  category: string | null;
-  props: Record<string, unknown> | null;
-  ts: string | Date;
-  /** The exact stored instant, as text: the page's keyset. */
-  ts_key: string;
+/** A query's rows read a batch at a time (a cursor), and closed when done or abandoned. */
+export interface RowCursor<T> {
+  read(n: number): Promise<T[]>;
+  close(): Promise<void>;
 }
 
-export interface EventPageInput {
+const dialect = new PgDialect();
+
+/**
+ * A server-side cursor over `query`: the database sorts and groups, the server holds one batch at a time. On
+ * PostgreSQL, a read-only transaction on a connection of its own; on PGlite (one session, where a transaction held for
+ * the whole replay would make every other request wait), a cursor WITH HOLD, materialised by the database and closed
+ * at the end.
+ */
+export async function openCursor<T>(database: Database, query: SQL): Promise<RowCursor<T>> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const name = `simulate_${randomBytes(8).toString('hex')}`;
+  if (database.kind === 'postgres' && database.pool) {
+    const client = await database.pool.connect();
+    try {
+      await client.query('BEGIN READ ONLY');
+      await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${text}`, params);
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release(true);
+      throw err;
+    }
+    return {
+      read: async (n) => (await client.query(`FETCH FORWARD ${Math.floor(n)} FROM ${name}`)).rows as T[],
+      close: async () => {
+        let broken = false;
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+        client.release(broken);
+      },
+    };
+  }
+  const pglite = database.pglite!;
+  await pglite.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params);
+  return {
+    read: async (n) => (await pglite.query<T>(`FETCH FORWARD ${Math.floor(n)} FROM ${name}`)).rows,
+    close: async () => {
+      await pglite.query(`CLOSE ${name}`);
+    },
+  };
+}
+
+/**
+ * One matching event of a person: epoch ms, id, then for page views the address's number in `urls` (1-based) or,
+ * without that list, the address; for events the category and the trigger's one property.
+ */
+export type PersonEvent = [number, number, number | string | null, (string | null)?, (Record<string, unknown> | null)?];
+
+/** A person with the range's events that may start or cancel the momentum, and the cap's real messages. */
+export interface PersonEvents extends SimPerson {
+  events: PersonEvent[];
+  /** Messages of other momentums sent from a week before the range to its end (epoch ms ascending); null: none or no cap. */
+  real: number[] | null;
+}
+
+export interface PersonEventsInput {
   domainUuid: string;
   from: Date;
   to: Date;
-  kinds: string[];
-  /** Only these page addresses (a prefilter of rows the matcher then tests); null: any. */
+  /** 'pageview' or 'event'. */
+  kind: 'pageview' | 'event';
+  /** Only these page addresses, each given by its number (1-based); null: any, given by its text. */
   urls: string[] | null;
-  /** Only events of these categories; null: any. */
+  /** Only events of these categories. */
   categories: string[] | null;
   /** The one property the trigger reads (the rest of `props` is not fetched). */
   propKey: string | null;
-  after: { tsKey: string; id: string | number } | null;
-  limit: number;
+  /** Read the cap's real messages (other momentums' since a week before the range). */
+  cap: boolean;
+  except: string | null;
 }
 
-/** One page of the events of known persons in [from, to), in stored order (ts, id). */
-export function eventPage(db: Db, companyUuid: string, input: EventPageInput) {
+const epochMs = (column: SQL) => sql`floor(extract(epoch FROM ${column}) * 1000)::float8`;
+
+/**
+ * The range's events of known persons that the trigger may read, grouped by person (each person's in stored order,
+ * (ts, id)), with the person the engine reads at send time and, with a cap, their real messages: one row per person,
+ * by uuid. Persons are independent (the cap, the dedupe keys and the control group are a person's own), so a replay
+ * person by person decides what a replay in time order would.
+ */
+export function personEventsQuery(companyUuid: string, input: PersonEventsInput): SQL {
+  const domain = ownDomain(companyUuid, input.domainUuid);
   const conditions: SQL[] = [
-    sql`domain_uuid = ${ownDomain(companyUuid, input.domainUuid)}`,
-    sql`ts >= ${input.from}`,
-    sql`ts < ${input.to}`,
-    sql`person_uuid IS NOT NULL`,
-    sql`kind = ANY(${textArray(input.kinds)})`,
+    sql`e.domain_uuid = ${domain}`,
+    sql`e.ts >= ${input.from.toISOString()}::timestamptz`,
+    sql`e.ts < ${input.to.toISOString()}::timestamptz`,
+    sql`e.person_uuid IS NOT NULL`,
+    sql`e.kind = ${input.kind}::text`,
   ];
-  if (input.urls) conditions.push(sql`url = ANY(${textArray(input.urls)})`);
-  if (input.categories) conditions.push(sql`category = ANY(${textArray(input.categories)})`);
-  if (input.after) {
-    const at = sql`${input.after.tsKey}::timestamptz`;
-    conditions.push(sql`ts >= ${at}`, sql`(ts > ${at} OR id > ${input.after.id}::bigint)`);
-  }
+  if (input.categories) conditions.push(sql`e.category = ANY(${textArray(input.categories)})`);
+  const byUrl = input.kind === 'pageview' && input.urls !== null;
+  const join = byUrl
+    ? sql`JOIN (SELECT value AS url, ordinality::int AS code
+                FROM jsonb_array_elements_text(${json(input.urls)}) WITH ORDINALITY) AS u ON u.url = e.url`
+    : sql``;
   const props = input.propKey
-    ? sql`CASE WHEN props ? ${input.propKey}::text THEN jsonb_build_object(${input.propKey}::text, props -> ${input.propKey}::text) END`
+    ? sql`CASE WHEN e.props ? ${input.propKey}::text THEN jsonb_build_object(${input.propKey}::text, e.props -> ${input.propKey}::text) END`
     : sql`NULL::jsonb`;
-  return queryRows<EventRow>(
-    db,
-    sql`SELECT id, person_uuid, kind, url, category, ${props} AS props, ts, ts::text AS ts_key
-        FROM events WHERE ${sql.join(conditions, sql` AND `)}
-        ORDER BY ts, id LIMIT ${input.limit}`,
-  );
+  const item =
+    input.kind === 'pageview'
+      ? sql`json_build_array(${epochMs(sql`e.ts`)}, e.id::float8, ${byUrl ? sql`u.code` : sql`e.url`})`
+      : sql`json_build_array(${epochMs(sql`e.ts`)}, e.id::float8, NULL, e.category, ${props})`;
+  const real = input.cap
+    ? sql`LEFT JOIN (
+            SELECT person_uuid, json_agg(${epochMs(sql`sent_at`)} ORDER BY sent_at) AS real FROM deliveries
+            WHERE domain_uuid = ${domain}
+              AND sent_at > ${new Date(input.from.getTime() - 7 * 86_400_000).toISOString()}::timestamptz
+              AND sent_at <= ${input.to.toISOString()}::timestamptz
+              AND status IN ('sending', 'sent', 'viewed', 'clicked')
+              AND (${input.except}::uuid IS NULL OR momentum_uuid <> ${input.except}::uuid)
+            GROUP BY person_uuid) AS s ON s.person_uuid = p.uuid`
+    : sql``;
+  return sql`SELECT p.uuid::text AS uuid, p.visitor_id, p.email, p.phone, p.push_status, p.push_subscription,
+                    p.attributes, p.timezone, ev.events, ${input.cap ? sql`s.real` : sql`NULL::json`} AS real
+             FROM (SELECT e.person_uuid, json_agg(${item} ORDER BY e.ts, e.id) AS events
+                   FROM events e ${join}
+                   WHERE ${sql.join(conditions, sql` AND `)}
+                   GROUP BY e.person_uuid) AS ev
+             JOIN persons p ON p.uuid = ev.person_uuid AND p.domain_uuid = ${domain}
+             ${real}
+             ORDER BY p.uuid`;
 }
 
 export interface SimPerson {
@@ -117,16 +195,6 @@ export interface SimPerson {
   /** The browser's zone (persons.timezone): the person's clock (quiet hours, the visitor's worktime, local time). */
   timezone: string | null;
 }
-
-/** The persons the engine reads at send time (filter, reach, recipient), by uuid. */
-export const personsByUuid = (db: Db, companyUuid: string, domainUuid: string, uuids: string[]) =>
-  uuids.length === 0
-    ? Promise.resolve([])
-    : queryRows<SimPerson>(
-        db,
-        sql`SELECT uuid, visitor_id, email, phone, push_status, push_subscription, attributes, timezone FROM persons
-            WHERE domain_uuid = ${ownDomain(companyUuid, domainUuid)} AND uuid IN ${uuidList(uuids)}`,
-      );
 
 export interface AudiencePerson {
   uuid: string;

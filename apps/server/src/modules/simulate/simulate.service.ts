@@ -127,7 +127,7 @@ export async function simulate(
       60_000,
     ),
   };
-  const scope = { db: ctx.db, companyUuid, domainUuid: domain.uuid, from, except, signal };
+  const scope = { db: ctx.db, database: ctx.database, companyUuid, domainUuid: domain.uuid, from, except, signal };
   if (m.triggerKind === 'recurrence' || (body.type === 'campaign' && !m.triggerKind)) {
     const scheduledAt = typeof body.scheduled_at === 'string' ? new Date(body.scheduled_at) : null;
     await replayOccurrences(sim, { ...scope, occurrences: occurrencesIn(sim, from, to, scheduledAt) });
