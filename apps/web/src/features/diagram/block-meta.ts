@@ -1,8 +1,24 @@
-import { formatInterval } from '@impeto/shared';
-import { type Icon, IconBolt, IconFilter, IconFlag, IconSend } from '@tabler/icons-react';
+import {
+  CONDITION_LABELS,
+  type ConditionKind,
+  describeWait,
+  formatInterval,
+  OPERATOR_LABELS,
+  type WaitUnit,
+} from '@impeto/shared';
+import {
+  type Icon,
+  IconArrowsSplit2,
+  IconBolt,
+  IconClockHour4,
+  IconFilter,
+  IconFlag,
+  IconMessageForward,
+  IconSend,
+} from '@tabler/icons-react';
 import { describeFilter, describeFinish, describeTrigger } from '../blocks/index.ts';
 import { BLOCK_LABELS, CHANNEL_LABELS } from './diagram-state.ts';
-import type { DiagramBlockType, DraftBlock } from './graph.ts';
+import type { DiagramBlockType, DraftBlock, StepNodeData, StepNodeType, StepPart } from './graph.ts';
 import { WEBVIEW_TYPE_LABELS, type WebviewType } from './webview.ts';
 
 export interface BlockMeta {
@@ -57,4 +73,64 @@ export function summarizeBlock(block: DraftBlock): string {
     case 'finish':
       return block.values[0]?.value ? `Finaliza em ${describeFinish(block)}` : 'Escolha a data de finalização';
   }
+}
+
+/** The journey's blocks (issue #26): a step's wait, condition and message. */
+export const STEP_META: Record<StepNodeType, BlockMeta> = {
+  wait: { label: 'Espera', icon: IconClockHour4, color: 'gray', hint: 'Quanto tempo depois da etapa anterior.' },
+  condition: {
+    label: 'Condição',
+    icon: IconArrowsSplit2,
+    color: 'yellow',
+    hint: 'O que a pessoa fez desde a etapa anterior: quem não atende sai da jornada (ou recebe o “senão”).',
+  },
+  message: {
+    label: 'Mensagem',
+    icon: IconMessageForward,
+    color: 'blue',
+    hint: 'O canal e a mensagem desta etapa.',
+  },
+};
+
+export const stepPartType = (part: StepPart): StepNodeType => (part === 'otherwise' ? 'message' : part);
+
+/** 'Etapa 2', 'Etapa 2 · senão' (the board, the panel and the delivery log). */
+export const stepLabel = (step: number, branch: 'main' | 'otherwise' | StepPart = 'main') =>
+  branch === 'otherwise' ? `Etapa ${step} · senão` : `Etapa ${step}`;
+
+const quoted = (v: unknown) => (Array.isArray(v) ? v.map((x) => `“${String(x)}”`).join(', ') : '');
+
+/** One line for a condition: its label and, for pages and events, what it compares. */
+export function summarizeCondition(c: Record<string, unknown> | undefined): string {
+  const kind = c?.kind as ConditionKind | undefined;
+  if (!kind || !CONDITION_LABELS[kind]) return 'Escolha a condição';
+  const label = CONDITION_LABELS[kind];
+  if (kind === 'viewed_page' || kind === 'not_viewed_page') {
+    const op = OPERATOR_LABELS[(c?.comparation as 'contain') ?? 'contain'] ?? '';
+    const pages = quoted(c?.value);
+    return pages ? `${label} que ${op.toLowerCase()} ${pages}` : `${label}: escolha as páginas`;
+  }
+  if (kind === 'event' || kind === 'no_event') {
+    const category = String(c?.category ?? '').trim();
+    if (!category) return `${label}: escolha o evento`;
+    const key = String(c?.key ?? '').trim();
+    return key ? `${label} “${category}” com ${key} ${quoted(c?.value)}` : `${label} “${category}”`;
+  }
+  if (kind === 'filter') {
+    const f = c?.filter as DraftBlock | undefined;
+    return f?.values?.[0]?.filter ? `${label}: ${describeFilter(f)}` : label;
+  }
+  return label;
+}
+
+/** One line for a step's node card. */
+export function summarizeStepNode(data: StepNodeData): string {
+  if (data.part === 'wait') {
+    const w = data.wait ?? {};
+    const amount = Number(w.amount);
+    if (!Number.isInteger(amount) || amount < 1) return 'Escolha quanto esperar';
+    return describeWait({ amount, unit: (w.unit as WaitUnit) ?? 'days', worktime: w.worktime === true });
+  }
+  if (data.part === 'condition') return summarizeCondition(data.condition);
+  return summarizeBlock({ type: 'dispatcher', values: data.values ?? [] });
 }

@@ -28,6 +28,7 @@ import { BLOCK_ORDER, type DiagramBlockType, type DiagramKind } from '../graph.t
 import { ChannelVariants, type ExperimentErrors } from './channel-variants.tsx';
 import { TourTarget } from './diagram-tour.tsx';
 import { FinishForm } from './finish-form.tsx';
+import { JourneyOverview, type JourneyPanelProps, StepPanel } from './journey-panel.tsx';
 
 export const ALL_ADDED = 'Todos os blocos foram adicionados';
 
@@ -52,14 +53,15 @@ export interface BlockPanelProps {
   mode: PanelMode;
   forms: DiagramForms;
   next: DiagramBlockType | null;
-  selected: DiagramBlockType | null;
+  /** A block's type or a journey step node's id ('step-2-condition'). */
+  selected: string | null;
   errors: Partial<Record<DiagramBlockType, FieldErrors>>;
   /** Blocks of a non-draft item that cannot change (READINGS A-33). */
   locked: ReadonlySet<DiagramBlockType>;
   domainUuid: string;
   siteRoot: string;
   host: string;
-  onSelect: (type: DiagramBlockType | null) => void;
+  onSelect: (id: string | null) => void;
   onAdd: (type: DiagramBlockType) => void;
   onRemove: (type: DiagramBlockType) => void;
   onChange: <T extends DiagramBlockType>(type: T, form: NonNullable<DiagramForms[T]>) => void;
@@ -67,6 +69,8 @@ export interface BlockPanelProps {
   experiment?: ExperimentState<ChannelFormState>;
   onExperimentChange?: (value: ExperimentState<ChannelFormState>) => void;
   experimentErrors?: ExperimentErrors;
+  /** The journey's steps and exit rules (issue #26): momentums with a message block only. */
+  journey?: JourneyPanelProps;
 }
 
 export function BlockPanel(props: BlockPanelProps) {
@@ -98,8 +102,16 @@ export function BlockPanel(props: BlockPanelProps) {
       </Stack>
       <ScrollArea flex={1} type="auto" offsetScrollbars>
         <Stack p="md" gap="sm">
-          {selected && forms[selected] ? (
-            <SelectedBlock {...props} type={selected} readOnly={readOnly} />
+          {selected && props.journey && selected.startsWith('step-') ? (
+            <StepPanel
+              nodeId={selected}
+              journey={props.journey}
+              domainUuid={props.domainUuid}
+              siteRoot={props.siteRoot}
+              onSelect={props.onSelect}
+            />
+          ) : selected && forms[selected as DiagramBlockType] ? (
+            <SelectedBlock {...props} type={selected as DiagramBlockType} readOnly={readOnly} />
           ) : (
             order.map((type) => (
               <BlockRow
@@ -115,6 +127,9 @@ export function BlockPanel(props: BlockPanelProps) {
               />
             ))
           )}
+          {!selected && props.journey ? (
+            <JourneyOverview journey={props.journey} domainUuid={props.domainUuid} onSelect={props.onSelect} />
+          ) : null}
         </Stack>
       </ScrollArea>
     </Paper>

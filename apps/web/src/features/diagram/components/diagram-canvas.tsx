@@ -11,7 +11,7 @@ import {
   useReactFlow,
 } from '@xyflow/react';
 import { type ReactNode, useEffect, useState } from 'react';
-import { ADD_NODE_ID, type DiagramBlockType, type DiagramNode, type Graph } from '../graph.ts';
+import { ADD_NODE_ID, ADD_STEP_NODE_ID, type DiagramNode, type Graph } from '../graph.ts';
 import { nodeTypes } from '../nodes/block-node.tsx';
 
 // SVG fill attributes take no CSS variables: Mantine's grape/orange/blue/teal 4 as values.
@@ -21,6 +21,10 @@ const MINIMAP_COLORS: Record<string, string> = {
   dispatcher: '#4dabf7',
   finish: '#38d9a9',
   add: '#dee2e6',
+  wait: '#ced4da',
+  condition: '#ffd43b',
+  message: '#74c0fc',
+  'add-step': '#d0ebff',
 };
 
 /** Keeps the chain in view when blocks come and go or the board is resized. */
@@ -39,7 +43,8 @@ function FitOnChange({ signature }: { signature: string }) {
 
 export interface DiagramCanvasProps {
   graph: Graph;
-  onSelect: (type: DiagramBlockType | null) => void;
+  /** A block's type or a journey step node's id ('step-2-wait'); null for the pane. */
+  onSelect: (id: string | null) => void;
   /** Changes whenever the board should refit (node count, expansion). */
   fitSignature: string;
   topLeft?: ReactNode;
@@ -64,7 +69,7 @@ export function DiagramCanvas({ graph, onSelect, fitSignature, topLeft, compact 
   const onNodesChange = (changes: NodeChange<DiagramNode>[]) =>
     setNodes((current) => applyNodeChanges(changes, current));
   const onNodeClick: NodeMouseHandler<DiagramNode> = (_, node) => {
-    if (node.id !== ADD_NODE_ID) onSelect(node.id as DiagramBlockType);
+    if (node.id !== ADD_NODE_ID && node.id !== ADD_STEP_NODE_ID) onSelect(node.id);
   };
   return (
     <ReactFlow<DiagramNode>

@@ -22,8 +22,12 @@ import { withDomain } from '../../../lib/navigation.ts';
 import { getSession } from '../../../lib/session.ts';
 import { removeKey, writeJson } from '../../../lib/storage.ts';
 import {
+  checkExit,
   checkExperiment,
+  type ExitState,
   type ExperimentState,
+  exitFromWire,
+  exitInput,
   experimentFromItem,
   type FieldErrors,
   ScheduleModal,
@@ -54,7 +58,25 @@ import {
   REQUIRED_BLOCKS,
   withResolvedChannel,
 } from '../diagram-state.ts';
-import { type DiagramBlockType, type DiagramKind, fromGraph, nextBlockType, toGraph } from '../graph.ts';
+import {
+  type DiagramBlockType,
+  type DiagramKind,
+  fromGraph,
+  fromGraphSteps,
+  nextBlockType,
+  toGraph,
+} from '../graph.ts';
+import {
+  checkSteps,
+  type DiagramStep,
+  incompleteStepMessage,
+  MAX_JOURNEY_STEPS,
+  newDiagramStep,
+  resolveStepChannels,
+  stepsFromItem,
+  stepsToDraft,
+} from '../journey.ts';
+import { DiagramActionsContext } from '../nodes/diagram-actions.ts';
 
 export const REDIRECT_DELAY_MS = 2000;
 /** The chosen channel, as the spec keeps it (doc 2 §3.1); cleared after a successful save (§4). */
@@ -149,13 +171,21 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
   );
   const channels = useDomainChannels(domainUuid);
   const forms = useMemo(() => withResolvedChannel(rawForms, channels.data), [rawForms, channels.data]);
-  const [selected, setSelected] = useState<DiagramBlockType | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  /** The journey (issue #26): follow-up steps after the message block, and when a person leaves it. */
+  const [rawSteps, setSteps] = useState<DiagramStep[]>(() => (kind === 'momentum' ? stepsFromItem(item?.steps) : []));
+  const [exit, setExit] = useState<ExitState>(() => exitFromWire(item?.exit));
+  const steps = useMemo(() => resolveStepChannels(rawSteps, channels.data), [rawSteps, channels.data]);
   const [showErrors, setShowErrors] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const [scheduleOpen, setScheduleOpen] = useState(false);
   const leaving = useRef(false);
-  const [pristine] = useState(() => JSON.stringify({ title, description, forms: rawForms, experiment }));
-  const dirty = !viewOnly && JSON.stringify({ title, description, forms: rawForms, experiment }) !== pristine;
+  const [pristine] = useState(() =>
+    JSON.stringify({ title, description, forms: rawForms, experiment, steps: rawSteps, exit }),
+  );
+  const dirty =
+    !viewOnly &&
+    JSON.stringify({ title, description, forms: rawForms, experiment, steps: rawSteps, exit }) !== pristine;
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
       dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
@@ -182,10 +212,14 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
     for (const block of blocks) out[block.type] = checkBlock(block, { channelUuid });
     return out;
   }, [blocks, channelUuid]);
+  const stepChecks = useMemo(() => checkSteps(steps), [steps]);
+  const exitErrors = useMemo(() => (steps.length ? checkExit(exit) : {}), [steps.length, exit]);
   const invalid = useMemo(
-    () => new Set(blocks.filter((b) => !checks[b.type]?.ok).map((b) => b.type)),
-    [blocks, checks],
+    () => new Set<string>([...blocks.filter((b) => !checks[b.type]?.ok).map((b) => b.type), ...stepChecks.keys()]),
+    [blocks, checks, stepChecks],
   );
+  const journeyOn = kind === 'momentum' && Boolean(forms.dispatcher);
+  const draftSteps = useMemo(() => (kind === 'momentum' ? stepsToDraft(steps) : []), [kind, steps]);
   const next = viewOnly
     ? null
     : nextBlockType(
@@ -193,8 +227,16 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
         blocks.map((b) => b.type),
       );
   const graph = useMemo(
-    () => toGraph(blocks, { selected, next, invalid, readOnly: viewOnly }),
-    [blocks, selected, next, invalid, viewOnly],
+    () =>
+      toGraph(blocks, {
+        selected,
+        next,
+        invalid,
+        readOnly: viewOnly,
+        steps: draftSteps,
+        canAddStep: journeyOn && !viewOnly && draftSteps.length < MAX_JOURNEY_STEPS,
+      }),
+    [blocks, selected, next, invalid, viewOnly, draftSteps, journeyOn],
   );
   const errors = useMemo(() => {
     const out: Partial<Record<DiagramBlockType, FieldErrors>> = {};
@@ -255,6 +297,18 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
     });
     setSelected(null);
   };
+  const addStep = () => {
+    if (viewOnly || !journeyOn || rawSteps.length >= MAX_JOURNEY_STEPS) return;
+    const previous = steps.at(-1)?.message ?? forms.dispatcher;
+    setSteps((list) => [...list, newDiagramStep(previous)]);
+    setSelected(`step-${rawSteps.length + 1}-wait`);
+  };
+  const changeStep = (index: number, step: DiagramStep) =>
+    setSteps((list) => list.map((s, i) => (i === index ? step : s)));
+  const removeStep = (index: number) => setSteps((list) => list.filter((_, i) => i !== index));
+  const journeyErrors = useMemo(() => (showErrors ? stepChecks : new Map()), [showErrors, stepChecks]);
+  const diagramActions = { addBlock, addStep };
+
   const changeForm = <T extends DiagramBlockType>(type: T, form: NonNullable<DiagramForms[T]>) => {
     setForms((f) => ({ ...withResolvedChannel(f, channels.data), [type]: form }));
     if (type === 'dispatcher') {
@@ -265,6 +319,16 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
 
   const warn = (message: string) => notifications.show({ color: 'yellow', title: 'Atenção', message });
 
+  /**
+   * `steps` and `exit` beside `momentums`, read back from the board (issue #26); none without steps, except an edit
+   * that removed every step of a journey (`steps: []` ends it).
+   */
+  const journeyOf = () => {
+    const onBoard = kind === 'momentum' ? fromGraphSteps(graph) : [];
+    if (onBoard.length) return { steps: onBoard, exit: exitInput(exit) };
+    return item?.steps?.length ? { steps: [] } : {};
+  };
+
   /** The blocks read back from the board, checked; null (with the reason shown) when they cannot be saved. */
   function collect(choice: SaveChoice | 'keep'): unknown[] | null {
     const onBoard = fromGraph(graph);
@@ -272,6 +336,14 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
       setShowErrors(true);
       setSelected('dispatcher');
       warn(mm.incomplete);
+      return null;
+    }
+    const onBoardSteps = fromGraphSteps(graph);
+    const failingStep = onBoardSteps.length ? [...stepChecks.keys()][0] : undefined;
+    if (failingStep || (onBoardSteps.length && Object.keys(exitErrors).length)) {
+      setShowErrors(true);
+      setSelected(failingStep ?? null);
+      warn(failingStep ? incompleteStepMessage(failingStep) : 'Complete o filtro de saída da jornada para salvar.');
       return null;
     }
     const results = onBoard.map((block) => ({ block, check: checkBlock(block, { channelUuid }) }));
@@ -339,6 +411,7 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
       // The diagram has no Cronograma; an edit keeps the one the v2 form set, with the finish as its end_date.
       ...(worktime ? { worktime } : {}),
       ...experimentOf(),
+      ...journeyOf(),
     };
     save.mutate(body, {
       onSuccess: (answer) => {
@@ -376,6 +449,7 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
       ...(worktime ? { worktime } : {}),
       ...(item?.scheduled_at ? { scheduled_at: item.scheduled_at } : {}),
       ...experimentOf(),
+      ...journeyOf(),
     };
   };
 
@@ -472,13 +546,15 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
             background: 'var(--mantine-color-white)',
           }}
         >
-          <DiagramCanvas
-            graph={graph}
-            onSelect={setSelected}
-            fitSignature={`${graph.nodes.length}:${expanded}:${wide}`}
-            topLeft={impact}
-            compact={!wide && !expanded}
-          />
+          <DiagramActionsContext.Provider value={diagramActions}>
+            <DiagramCanvas
+              graph={graph}
+              onSelect={setSelected}
+              fitSignature={`${graph.nodes.length}:${expanded}:${wide}`}
+              topLeft={impact}
+              compact={!wide && !expanded}
+            />
+          </DiagramActionsContext.Provider>
         </Box>
         {/* Wider on wide screens: the forms' two-column rows (Tipo de gatilho | Comparação) show whole values. */}
         <Box w={{ base: '100%', md: 460, xl: 560 }} miw={{ base: 0, md: 380 }} style={{ flexShrink: 0 }}>
@@ -500,6 +576,22 @@ export function DiagramEditor({ kind, domainUuid, item, viewOnly = false, onSave
             experiment={experiment}
             onExperimentChange={setExperiment}
             experimentErrors={showErrors ? experimentCheck.errors : {}}
+            journey={
+              journeyOn
+                ? {
+                    steps,
+                    exit,
+                    errors: journeyErrors,
+                    invalid,
+                    exitErrors: showErrors ? exitErrors : {},
+                    readOnly: viewOnly,
+                    onAdd: addStep,
+                    onChange: changeStep,
+                    onRemove: removeStep,
+                    onExit: setExit,
+                  }
+                : undefined
+            }
           />
         </Box>
       </Flex>
