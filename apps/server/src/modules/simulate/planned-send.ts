@@ -51,35 +51,33 @@ export interface Simulation {
 }
 
 /**
- * A deferral of the engine's calendar (worktime, quiet hours) asked once per block of `blockMs` and zone, and once per
- * closed stretch: the calendar's time-zone arithmetic is the slow part of a replay that decides hundreds of thousands
- * of sends. Exact when the rule's windows open and close on block boundaries of UTC: worktime on 10-minute steps of
- * local time (worktimeSchema's HH:m0), quiet hours on whole minutes, and every zone's offset a multiple of 15 minutes
- * (5-minute blocks for worktime, 1-minute blocks for quiet hours); and when an instant is held, every instant before
- * its release is held until that same release.
+ * A deferral of the engine's calendar (worktime, quiet hours) asked once per block of `blockMs` and zone: the
+ * calendar's time-zone arithmetic is the slow part of a replay that decides hundreds of thousands of sends, met in any
+ * order (person after person). Exact when the rule's windows open and close on block boundaries of UTC: worktime on
+ * 10-minute steps of local time (worktimeSchema's HH:m0), quiet hours on whole minutes, and every zone's offset a
+ * multiple of 15 minutes (5-minute blocks for worktime, 1-minute blocks for quiet hours); and when an instant is held,
+ * every instant before its release is held until that same release (so a closed stretch is asked once: every block
+ * in it is given the same release).
  */
 export function byBlock(
   deferral: (at: Date, zone: string) => Date | null,
   blockMs: number,
 ): (at: Date, zone: string) => Date | null {
-  const zones = new Map<string, { known: Map<number, number | null>; held: { from: number; until: number } | null }>();
+  const zones = new Map<string, Map<number, number | null>>();
   return (at, zone) => {
-    let z = zones.get(zone);
-    if (!z) {
-      z = { known: new Map(), held: null };
-      zones.set(zone, z);
+    let known = zones.get(zone);
+    if (!known) {
+      known = new Map();
+      zones.set(zone, known);
     }
-    const t = at.getTime();
-    if (z.held && t >= z.held.from && t < z.held.until) return new Date(z.held.until);
-    const block = Math.floor(t / blockMs);
-    let release = z.known.get(block);
+    const block = Math.floor(at.getTime() / blockMs);
+    let release = known.get(block);
     if (release === undefined) {
       release = deferral(new Date(block * blockMs), zone)?.getTime() ?? null;
-      z.known.set(block, release);
+      known.set(block, release);
+      if (release !== null) for (let b = block + 1; b * blockMs < release; b++) known.set(b, release);
     }
-    if (release === null) return null;
-    z.held = { from: block * blockMs, until: release };
-    return new Date(release);
+    return release === null ? null : new Date(release);
   };
 }
 

@@ -5,8 +5,8 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Database, type Db, queryRows } from '../../db/client.ts';
 
 /*
- * Reads of the simulation, never a write. Events are read by (domain, ts) ranges in time order, page by page (the
- * keyset is the row's exact `ts` text and id), so the monthly partitions are pruned and memory stays bounded.
+ * Reads of the simulation, never a write. The range's events are read grouped by person through a cursor (the
+ * (domain, ts) index prunes the monthly partitions; the database sorts and groups), a batch of persons at a time.
  * Every function takes the company: the domain is matched within it (an InitPlan, evaluated once).
  */
 

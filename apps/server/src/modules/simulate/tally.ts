@@ -27,6 +27,17 @@ export function createTally(input: {
   const removed = new Map<SimulationStage, number>(SIMULATION_STAGES.map((s) => [s, 0]));
   const byDay = new Map<string, number>();
   const format = dayFormat(input.timeZone);
+  /** The day of an instant, remembered per quarter hour (every zone's offset is a multiple of 15 minutes). */
+  const days = new Map<number, string>();
+  const dayOf = (at: Date) => {
+    const quarter = Math.floor(at.getTime() / 900_000);
+    let day = days.get(quarter);
+    if (day === undefined) {
+      day = format.format(at);
+      days.set(quarter, day);
+    }
+    return day;
+  };
   let entered = 0;
   let messages = 0;
   let persons = 0;
@@ -36,7 +47,7 @@ export function createTally(input: {
   let offered = 0;
 
   return {
-    dayOf: (at: Date) => format.format(at),
+    dayOf,
     /** A planned send entered the funnel (a trigger, an occurrence). */
     enter(n = 1) {
       entered += n;
@@ -57,7 +68,7 @@ export function createTally(input: {
       messages++;
       if (firstEver) persons++;
       if (firstToday) {
-        const day = format.format(at);
+        const day = dayOf(at);
         byDay.set(day, (byDay.get(day) ?? 0) + 1);
       }
       if (!who || sent.length >= SAMPLE_SIZE || sampled.has(personUuid)) return;
