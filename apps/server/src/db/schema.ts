@@ -375,6 +375,10 @@ export const momentums = pgTable(
      * worktime zone; null: the spec's momentum.
      */
     timing: jsonb('timing').$type<Record<string, unknown>>(),
+    /** Follow-up steps of a journey (issue #26, packages/shared journey.schema.ts); null or []: one message. */
+    steps: jsonb('steps').$type<unknown[]>(),
+    /** The journey's exit rules (issue #26); null: leave on conversion. */
+    journeyExit: jsonb('journey_exit').$type<Record<string, unknown>>(),
     activatedAt: ts('activated_at'),
     finishedAt: ts('finished_at'),
     /** Bumped on every change so the engine's matchers know to rebuild. */
@@ -429,6 +433,10 @@ export const deliveries = pgTable(
     cartAt: ts('cart_at'),
     /** The experiment arm (engine/arm.ts): 'control', a variant's name, 'global'; null without an experiment. */
     arm: text('arm'),
+    /** The journey step (issue #26): 0 is the momentum's message, i ≥ 1 the follow-up step i. */
+    step: integer('step').notNull().default(0),
+    /** 'otherwise' for a split step's other message; null: the step's main message. */
+    branch: text('branch', { enum: ['otherwise'] }),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -440,6 +448,48 @@ export const deliveries = pgTable(
     index('deliveries_person_idx').on(t.personUuid),
     /** The frequency cap counts a person's recent sends (and reservations) across momentums and channels. */
     index('deliveries_person_sent_idx').on(t.personUuid, t.sentAt).where(sql`sent_at IS NOT NULL`),
+  ],
+);
+
+export const JOURNEY_STATES = ['waiting', 'running', 'done', 'left', 'exited'] as const;
+
+/**
+ * A person's position in a momentum's journey (issue #26, engine/journey.ts): the next step to run and when. Claimed
+ * like deliveries (waiting → running under a lease the sweeper hands back); one active (waiting or running) row per
+ * (momentum, person). Ended rows stay: the journey report counts who left, exited and finished at which step.
+ */
+export const journeyPositions = pgTable(
+  'journey_positions',
+  {
+    id: uuid('id').primaryKey(),
+    domainUuid: uuid('domain_uuid').notNull(),
+    momentumUuid: uuid('momentum_uuid')
+      .notNull()
+      .references(() => momentums.uuid, { onDelete: 'cascade' }),
+    personUuid: uuid('person_uuid')
+      .notNull()
+      .references(() => persons.uuid, { onDelete: 'cascade' }),
+    /** The next step to run, 1..n (for an ended row: the step it ended at). */
+    step: integer('step').notNull(),
+    dueAt: ts('due_at').notNull(),
+    state: text('state', { enum: JOURNEY_STATES }).notNull().default('waiting'),
+    /** Why it ended (journeyMessages.leftByCondition, exited*). */
+    reason: text('reason'),
+    enteredAt: ts('entered_at').notNull(),
+    /** Start of the "since the previous step" window the step's condition reads. */
+    sinceAt: ts('since_at').notNull(),
+    lockedAt: ts('locked_at'),
+    attempts: integer('attempts').notNull().default(0),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('journey_positions_active_key')
+      .on(t.momentumUuid, t.personUuid)
+      .where(sql`state IN ('waiting', 'running')`),
+    index('journey_positions_due_idx').on(t.dueAt).where(sql`state = 'waiting'`),
+    index('journey_positions_running_idx').on(t.lockedAt).where(sql`state = 'running'`),
+    index('journey_positions_person_idx').on(t.personUuid).where(sql`state = 'waiting'`),
+    index('journey_positions_momentum_idx').on(t.momentumUuid, t.step),
   ],
 );
 

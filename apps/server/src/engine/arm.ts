@@ -35,7 +35,7 @@ export interface ArmDecision {
   content: (DispatcherValues & Record<string, unknown>) | null;
 }
 
-const NO_ARM: ArmDecision = { arm: null, heldOut: null, content: null };
+export const NO_ARM: ArmDecision = { arm: null, heldOut: null, content: null };
 
 /** The stored experiment, or null when absent or not one (a row written by hand). */
 export function storedExperiment(value: unknown): Experiment | null {

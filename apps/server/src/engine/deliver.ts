@@ -1,9 +1,10 @@
 import type { ChannelAdapter, ChannelDelivery, SendResult } from '../channels/channel.ts';
 import type { AppContext } from '../lib/context.ts';
 import { unsubscribeUrl } from '../lib/unsubscribe-token.ts';
-import { decideArm } from './arm.ts';
+import { decideArm, NO_ARM } from './arm.ts';
 import { type BatchContext, PROVIDER_CHANNELS } from './batch-context.ts';
 import * as q from './deliveries.queries.ts';
+import { stepCompiled } from './journey.ts';
 import { engineMessages } from './messages.ts';
 import type { OutcomeRecorder } from './outcome-recorder.ts';
 import {
@@ -57,7 +58,10 @@ export async function deliver(env: SendEnv, pass: PassState, d: q.ClaimedDeliver
   const m = batch.momentumOf.get(d.momentum_uuid);
   const person = batch.personOf.get(d.person_uuid);
   if (!m || !person) return end(pass, d, NOT_ACTIVE);
-  const { row, compiled } = m;
+  const { row } = m;
+  // A journey step's message (issue #26) goes through its own channel, with its own content.
+  const compiled = d.step > 0 ? stepCompiled(m.compiled, row, d.step, d.branch) : m.compiled;
+  if (!compiled) return end(pass, d, NOT_ACTIVE);
   const stopped = momentumStopped(row.status, compiled, now);
   if (stopped) return end(pass, d, stopped);
   if (checksGoal(compiled) && reachedGoal(compiled, await q.pagesSince(db, d.person_uuid, d.trigger_at))) {
@@ -70,7 +74,7 @@ export async function deliver(env: SendEnv, pass: PassState, d: q.ClaimedDeliver
   const quietEnd = quietDeferral(now, compiled.channelType, row.quiet_hours, person, row.time_zone);
   if (quietEnd) return recorder.add({ id: d.id, status: 'queued', error: null, dueAt: quietEnd, refund: true });
   // The arm is decided when the message would go out (held-out persons count from then), before the cap is asked.
-  const { arm, heldOut, content: variantContent } = decideArm(row, d.person_uuid);
+  const { arm, heldOut, content: variantContent } = d.step > 0 ? NO_ARM : decideArm(row, d.person_uuid);
   if (heldOut) return recorder.add({ id: d.id, status: 'skipped', error: heldOut, arm });
   // Reachable when queued, maybe not now (unsubscribed since): skipped with the reason, before the cap is asked.
   const unreachable = unreachableReason(compiled.channelType, person);

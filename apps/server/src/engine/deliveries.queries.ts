@@ -155,6 +155,9 @@ export interface ClaimedDelivery {
   attempts: number;
   trigger_at: Date;
   due_at: Date;
+  /** The journey step (issue #26): 0 is the momentum's own message; branch 'otherwise' is a split's other one. */
+  step: number;
+  branch: string | null;
 }
 
 /**
@@ -177,7 +180,7 @@ export const claimDue = (db: Db, now: Date, limit: number) =>
           SELECT id FROM deliveries WHERE status = 'queued' AND due_at <= ${now}
           ORDER BY due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
         RETURNING d.id, d.domain_uuid, d.momentum_uuid, d.person_uuid, d.channel_type, d.attempts, d.trigger_at,
-          d.due_at`,
+          d.due_at, d.step, d.branch`,
       );
     })
     .then((rows) => rows.map((r) => ({ ...r, trigger_at: toDate(r.trigger_at)!, due_at: toDate(r.due_at)! })));
@@ -230,7 +233,20 @@ export async function recordOutcomes(db: Db, outcomes: Outcome[], now: Date) {
       FROM jsonb_to_recordset(${json(records)}) AS r(id uuid, status text, error text, sent_at timestamptz,
            due_at timestamptz, refund boolean, arm text)
       WHERE d.id = r.id AND d.status = 'sending'
-      RETURNING d.momentum_uuid, d.domain_uuid, d.person_uuid, d.sent_at, r.status AS outcome, d.arm),
+      RETURNING d.momentum_uuid, d.domain_uuid, d.person_uuid, d.sent_at, r.status AS outcome, d.arm, d.step),
+    -- A journey's first message went out (issue #26): the person enters it, waiting for step 1 (engine/journey.ts),
+    -- in the statement that records the send; one active journey per (momentum, person).
+    entered AS (
+      INSERT INTO journey_positions (id, domain_uuid, momentum_uuid, person_uuid, step, due_at, state, entered_at,
+                                     since_at, updated_at)
+      SELECT gen_random_uuid(), u.domain_uuid, u.momentum_uuid, u.person_uuid, 1,
+        u.sent_at + make_interval(mins => (jm.steps #>> '{0,wait,amount}')::int
+          * CASE jm.steps #>> '{0,wait,unit}' WHEN 'days' THEN 1440 WHEN 'hours' THEN 60 ELSE 1 END),
+        'waiting', u.sent_at, u.sent_at, ${now}::timestamptz
+      FROM updated u JOIN momentums jm ON jm.uuid = u.momentum_uuid
+      WHERE u.outcome = 'sent' AND u.step = 0 AND u.person_uuid IS NOT NULL
+        AND CASE WHEN jsonb_typeof(jm.steps) = 'array' THEN jsonb_array_length(jm.steps) > 0 ELSE false END
+      ON CONFLICT (momentum_uuid, person_uuid) WHERE state IN ('waiting', 'running') DO NOTHING),
     -- A person's first arm decision in a momentum is their assignment (counted once); later ones move last_at,
     -- from which conversions are credited to the arm (attribution.ts).
     assigned AS (
@@ -374,6 +390,9 @@ export interface DispatchMomentum {
   experiment?: unknown;
   /** The domain's global control group, 0–20 % (momentumsByUuid). */
   control_group_percent?: number;
+  /** Journey steps and exit rules (issue #26), as stored (momentumsByUuid); null without a journey. */
+  steps?: unknown;
+  journey_exit?: unknown;
 }
 
 export const momentumsByUuid = (db: Db, uuids: string[]) =>
@@ -381,7 +400,7 @@ export const momentumsByUuid = (db: Db, uuids: string[]) =>
     db,
     sql`SELECT m.uuid, m.domain_uuid, m.company_uuid, m.type, m.status, m.version, m.momentums, m.worktime,
                m.activated_at, m.scheduled_at, m.channel_uuid, dm.timezone AS time_zone, m.experiment,
-               dm.control_group_percent, m.timing, dm.quiet_hours, dm.extra_holidays
+               dm.control_group_percent, m.timing, dm.quiet_hours, dm.extra_holidays, m.steps, m.journey_exit
         FROM momentums m JOIN domains dm ON dm.uuid = m.domain_uuid
         WHERE m.uuid IN ${uuidList(uuids)}`,
   ).then((rows) => rows.map(readMomentum));

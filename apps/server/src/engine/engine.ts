@@ -6,6 +6,7 @@ import { ENGINE_DEFAULTS } from './defaults.ts';
 import * as q from './deliveries.queries.ts';
 import { createFanOut } from './fan-out.ts';
 import { createJobRunner, type JobDefinition, type JobRunner } from './jobs.ts';
+import { createJourneys } from './journey.ts';
 import type { StoredEvent } from './matcher.ts';
 import { createMatcherCache } from './matcher-cache.ts';
 import { createMatching } from './matching.ts';
@@ -40,7 +41,10 @@ export interface EngineOptions {
 
 export interface Engine extends EngineHooks {
   onEventsStored(events: StoredEvent[]): Promise<void>;
-  /** One send pass: claims what is due, sends it, records it. Answers how many deliveries it handled. */
+  /**
+   * One send pass: advances the journey positions due (issue #26), then claims the deliveries due, sends them,
+   * records them. Answers how many positions and deliveries it handled.
+   */
   dispatchDue(): Promise<number>;
   /** Hands back deliveries stuck in `sending` past the lease (a worker died between send and record). */
   sweep(): Promise<number>;
@@ -72,7 +76,14 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
     batchSize: options.batchSize ?? ENGINE_DEFAULTS.batchSize,
     concurrency: options.concurrency ?? ENGINE_DEFAULTS.concurrency,
   });
-  const sendLoop = createSendLoop(ctx, sendPass);
+  // Journeys (journey.ts) advance in the send loop's passes: a step's message is sent by the same pass.
+  let wakeSendLoop = () => {};
+  const journeyPass = createJourneys(ctx, {
+    wake: () => wakeSendLoop(),
+    batchSize: options.batchSize ?? ENGINE_DEFAULTS.batchSize,
+  });
+  const sendLoop = createSendLoop(ctx, async () => (await journeyPass()) + (await sendPass()));
+  wakeSendLoop = sendLoop.wake;
   const sweeper = createSweeper(ctx, { wake: sendLoop.wake });
   const onEventsStored = createMatching(ctx, { matchers, wake: sendLoop.wake });
   const fanOut = createFanOut(ctx, { wake: sendLoop.wake });

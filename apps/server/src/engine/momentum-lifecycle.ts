@@ -1,5 +1,7 @@
+import { journeyMessages } from '@impeto/shared';
 import type { AppContext } from '../lib/context.ts';
 import * as q from './deliveries.queries.ts';
+import { endPositions } from './journey.queries.ts';
 import { compileStored } from './matcher.ts';
 import type { MatcherCache } from './matcher-cache.ts';
 import { engineMessages } from './messages.ts';
@@ -24,6 +26,8 @@ export function createMomentumLifecycle(
     if (ctx.database.kind === 'postgres') await q.notifyEngine(db, 'impeto_momentums', m.domain_uuid);
     const now = clock.now();
     if (m.status === 'Paused' && m.scheduled_at) await schedule.activation(uuid, m.scheduled_at);
+    // Removing it ends its persons' journeys (issue #26); a pause holds them where they are.
+    if (m.status === 'Deleted') await endPositions(db, uuid, journeyMessages.exitedRemoved, now);
     if (m.status !== 'Active') {
       const reason = m.status === 'Done' ? engineMessages.finished : engineMessages.notActive;
       await q.cancelWaiting(db, uuid, reason, now);
@@ -33,6 +37,6 @@ export function createMomentumLifecycle(
     const compiled = compileStored(m);
     if (compiled.finishAt) await schedule.finish(uuid, compiled.finishAt);
     if (m.type === 'campaign' && m.activated_at) await schedule.campaignFanOut(uuid, m.activated_at);
-    if (compiled.recurrence) await schedule.nextRecurrence(m, compiled, now);
+    if (compiled.recurrence) await schedule.nextRecurrence(m, compiled, now, true);
   };
 }

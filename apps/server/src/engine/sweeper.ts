@@ -1,5 +1,6 @@
 import type { AppContext } from '../lib/context.ts';
 import * as q from './deliveries.queries.ts';
+import { requeueStalePositions } from './journey.queries.ts';
 
 const SWEEP_EVERY_MS = 10_000;
 
@@ -13,6 +14,12 @@ export function createSweeper(ctx: Pick<AppContext, 'db' | 'clock' | 'log' | 'co
 
   const sweep = async () => {
     const n = await q.requeueStale(db, clock.now(), ctx.config.deliveryLeaseSeconds);
+    // Journey positions (issue #26) are held under the same lease.
+    const positions = await requeueStalePositions(db, clock.now(), ctx.config.deliveryLeaseSeconds);
+    if (positions) {
+      log.warn({ positions }, 'posições de jornada presas devolvidas');
+      deps.wake();
+    }
     if (n) {
       log.warn({ deliveries: n }, 'entregas presas em envio devolvidas à fila');
       deps.wake();

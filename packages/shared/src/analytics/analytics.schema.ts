@@ -113,6 +113,8 @@ export interface MomentumPerformanceRow {
   not_cart_access_percent: number;
   /** Present (true) when the item has an A/B test or control group: its report is /v2/experiment (issue #25). */
   has_experiment?: true;
+  /** Present (true) when the momentum has journey steps (issue #26): its rows per step come from …/journey. */
+  journey?: true;
 }
 /** GET /momentums/daily: per day and momentum (days without activity are left out). */
 export interface MomentumDailyRow {

@@ -29,6 +29,10 @@ export interface DeliveryLogItem {
   sent_at: string | null;
   viewed_at: string | null;
   clicked_at: string | null;
+  /** The journey step (issue #26): 0 is the momentum's own message. */
+  step: number;
+  /** 'otherwise' for a split step's other message. */
+  branch: 'main' | 'otherwise';
 }
 
 export interface DeliveryLogPage {

@@ -51,6 +51,9 @@ export const journeyMessages = {
   exitedOptOut: 'saiu da jornada: descadastrou-se do canal',
   exitedFilter: 'saiu da jornada: atende ao filtro de saída',
   exitedRemoved: 'saiu da jornada: momentum removido',
+  /** The journey report (GET /api/analytics/:domain/momentum/:momentum/journey). */
+  reportLoaded: 'Resultados da jornada carregados.',
+  noJourney: 'Este momentum não tem etapas de jornada.',
 } as const;
 
 const pageList = z
@@ -174,7 +177,15 @@ export function describeWait(w: Pick<StepWait, 'amount' | 'unit'> & { worktime?:
   return w.worktime ? `${text} (no horário de funcionamento)` : text;
 }
 
-/** Journey step results (the report's funnel, the dashboard's rows, the CSV). Step 0 is the first message. */
+/**
+ * Journey step results (the report's funnel, the dashboard's rows, the CSV). Step 0 is the first message. Rows come
+ * in order: step 0 'main', then for each step i ≥ 1 its 'main' row and, when it has `otherwise`, its 'otherwise' row.
+ * `reached`: on step 0, persons who entered the journey (its message went out); on a step's main row, persons whose
+ * wait ended and whose condition was read (whichever branch they took, or none); on an 'otherwise' row, those who
+ * took it. `left_by_condition` (main rows): the condition failed and there is no 'otherwise'. `exited_conversion`
+ * (main rows): persons who bought while waiting for that step. sent/viewed/clicked and conversions/revenue (BRL):
+ * of the row's own messages. Each figure counts what happened within the report's days.
+ */
 export interface JourneyStepResult {
   step: number;
   /** 'main' for the step's message, 'otherwise' for the split's other branch. */

@@ -127,6 +127,8 @@ export const momentumPerformance = (db: Db, domainUuid: string, r: Range) =>
   queryRows<Record<string, string>>(
     db,
     sql`SELECT m.uuid, m.momentum_title AS title, m.type, bool_or(m.experiment IS NOT NULL) AS has_experiment,
+          bool_or(CASE WHEN jsonb_typeof(m.steps) = 'array' THEN jsonb_array_length(m.steps) > 0 ELSE false END)
+            AS has_journey,
           ${sumColumns}
         FROM daily_momentum_stats s JOIN momentums m ON m.uuid = s.momentum_uuid
         WHERE s.domain_uuid = ${domainUuid}::uuid AND s.day BETWEEN ${r.start}::date AND ${r.end}::date
@@ -139,6 +141,7 @@ export const momentumPerformance = (db: Db, domainUuid: string, r: Range) =>
       title: x.title as string,
       type: x.type as 'momentum' | 'campaign' | 'dcm',
       hasExperiment: (x.has_experiment as unknown) === true,
+      hasJourney: (x.has_journey as unknown) === true,
       ...sums(x),
     })),
   );

@@ -4,6 +4,7 @@ import {
   conversionSettingsSchema,
   eventPeriodQuerySchema,
   experimentMessages,
+  journeyMessages,
   mostViewedQuerySchema,
   msg,
 } from '@impeto/shared';
@@ -15,6 +16,7 @@ import type { AppContext } from '../../lib/context.ts';
 import { ok } from '../../lib/reply.ts';
 import * as analytics from './analytics.service.ts';
 import { domainExperiments, experimentReport } from './experiment.service.ts';
+import { journeyReport } from './journey.service.ts';
 
 const domainParam = z.object({ domainUuid: z.uuid(msg.common.notFound) });
 
@@ -78,6 +80,22 @@ export function analyticsRoutes(ctx: AppContext) {
         ok(
           experimentMessages.reportLoaded,
           await experimentReport(ctx, company(req), req.params.domainUuid, req.params.momentumUuid, req.query),
+        ),
+    );
+    r.get(
+      '/analytics/:domainUuid/momentum/:momentumUuid/journey',
+      {
+        schema: {
+          tags,
+          summary: 'Resultado de cada etapa da jornada de um momentum (alcançaram, saíram, enviadas, conversões)',
+          params: domainParam.extend({ momentumUuid: z.uuid(am.momentumNotFound) }),
+          querystring: analyticsRangeSchema,
+        },
+      },
+      async (req) =>
+        ok(
+          journeyMessages.reportLoaded,
+          await journeyReport(ctx, company(req), req.params.domainUuid, req.params.momentumUuid, req.query),
         ),
     );
     r.get(

@@ -203,6 +203,7 @@ export async function momentumPerformance(
     not_cart_access: x.cart_accesses,
     not_cart_access_percent: percent(x.cart_accesses, x.sent),
     ...(x.hasExperiment ? { has_experiment: true } : {}),
+    ...(x.hasJourney ? { journey: true } : {}),
   }));
 }
 

@@ -1,4 +1,4 @@
-import { ATTRIBUTION_WINDOWS } from '@impeto/shared';
+import { ATTRIBUTION_WINDOWS, journeyMessages } from '@impeto/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/client.ts';
 import type { StoredEvent } from '../../engine/matcher.ts';
@@ -71,6 +71,18 @@ const experimentConversions = sql`
       revenue_cents = s.revenue_cents + excluded.revenue_cents)`;
 
 /**
+ * Journeys (issue #26) whose exit rules include conversion end at once for a buyer waiting for a step, in the
+ * statement that records the conversion (a CTE after `inserted`); the journey stage checks again when a step is due.
+ */
+const journeyExits = sql`
+  journey_exits AS (
+    UPDATE journey_positions j SET state = 'exited', reason = ${journeyMessages.exitedConversion}, updated_at = i.ts
+    FROM (SELECT person_uuid, domain_uuid, min(ts) AS ts FROM inserted GROUP BY 1, 2) i, momentums jm
+    WHERE j.person_uuid = i.person_uuid AND j.domain_uuid = i.domain_uuid AND j.state = 'waiting'
+      AND j.entered_at <= i.ts AND jm.uuid = j.momentum_uuid
+      AND coalesce((jm.journey_exit ->> 'on_conversion')::boolean, true)),`;
+
+/**
  * Attribution at storage time (DESIGN.md §12): after a batch is stored and its viewed/clicked reports applied,
  * conversions are recorded once per order (a repeated order_id is ignored by the unique key) and credited to the
  * person's latest clicked or viewed delivery; a page view matching the domain's cart rule is credited as the
@@ -119,6 +131,7 @@ export function createAttribution(db: Db) {
         SELECT d, k, p, e, cents, delivery_id, momentum_uuid, at FROM credited ORDER BY d, k
         ON CONFLICT DO NOTHING
         RETURNING domain_uuid, momentum_uuid, person_uuid, ts, value_cents),
+      ${journeyExits}
       ${experimentConversions}
       ${bumpAttributed(sql`SELECT momentum_uuid, domain_uuid, ts AS at, 1 AS conversions, value_cents AS revenue_cents,
         0 AS cart_accesses FROM inserted WHERE momentum_uuid IS NOT NULL`)}`);

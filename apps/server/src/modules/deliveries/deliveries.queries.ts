@@ -21,6 +21,8 @@ export interface LogRow {
   sent_at: string | Date | null;
   viewed_at: string | Date | null;
   clicked_at: string | Date | null;
+  step: number;
+  branch: string | null;
   visitor_id: string;
   email: string | null;
   phone: string | null;
@@ -49,7 +51,7 @@ export async function deliveryPage(
     queryRows<LogRow>(
       db,
       sql`SELECT d.id, d.channel_type, d.status, d.error, d.attempts, d.created_at, d.due_at, d.sent_at, d.viewed_at,
-                 d.clicked_at, p.visitor_id, p.email, p.phone
+                 d.clicked_at, d.step, d.branch, p.visitor_id, p.email, p.phone
           FROM deliveries d JOIN persons p ON p.uuid = d.person_uuid
           WHERE ${where}
           ORDER BY d.created_at DESC, d.id LIMIT ${limit} OFFSET ${offset}`,

@@ -60,6 +60,8 @@ export async function deliveryLog(
     sent_at: iso(r.sent_at),
     viewed_at: iso(r.viewed_at),
     clicked_at: iso(r.clicked_at),
+    step: Number(r.step ?? 0),
+    branch: r.branch === 'otherwise' ? 'otherwise' : 'main',
   }));
   return { items, total, page: query.page, page_size: DELIVERY_LOG_PAGE_SIZE };
 }

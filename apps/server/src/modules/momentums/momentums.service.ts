@@ -3,8 +3,14 @@ import {
   type CreateMomentumInput,
   type Experiment,
   experimentMessages,
+  hasJourney,
+  isChannelEditable,
   isExperimentActive,
   itemMessages,
+  DEFAULT_JOURNEY_EXIT,
+  type JourneyExit,
+  type JourneyStep,
+  journeyMessages,
   type MomentumItem,
   type MomentumTiming,
   type MomentumType,
@@ -42,6 +48,12 @@ export function toMomentumItem(row: q.MomentumRow): MomentumItem {
     worktime: (row.worktime as MomentumItem['worktime']) ?? null,
     experiment: (row.experiment as Experiment | null) ?? null,
     ...((row.timing as MomentumTiming | null) ?? {}),
+    ...(hasJourney(row.steps as JourneyStep[] | null)
+      ? {
+          steps: row.steps as JourneyStep[],
+          exit: { ...DEFAULT_JOURNEY_EXIT, ...((row.journeyExit as JourneyExit | null) ?? {}) },
+        }
+      : {}),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -131,6 +143,28 @@ async function resolveChannel(
   return channel.uuid;
 }
 
+/**
+ * The journey to store (issue #26): null and null without steps (absent, null or []: the spec's momentum). Every
+ * step's channel that needs the domain's credentials (SMS, e-mail, OneSignal) must be integrated in the domain, as
+ * the engine sends it with that channel row.
+ */
+async function withJourney(
+  ctx: AppContext,
+  domainUuid: string,
+  input: { steps?: JourneyStep[] | null; exit?: JourneyExit | null },
+) {
+  if (!hasJourney(input.steps)) return { steps: null, journeyExit: null };
+  const types = new Set(
+    input.steps.flatMap((s) => [s.values[0]?.filter, s.otherwise?.[0]?.filter]).filter((t) => t !== undefined),
+  );
+  for (const type of types) {
+    if (!type || !isChannelEditable(type)) continue;
+    if (!(await q.findDomainChannelOfType(ctx.db, domainUuid, type)))
+      throw invalid(journeyMessages.channelNotIntegrated, 'steps');
+  }
+  return { steps: input.steps, journeyExit: input.exit ?? DEFAULT_JOURNEY_EXIT };
+}
+
 /** The finish date doubles as the worktime's end_date (spec doc 2 §3.1). */
 const withEndDate = (worktime: CreateMomentumInput['worktime'], blocks: unknown[]) => {
   const finish = blockOf(blocks, 'finish')?.values?.[0]?.value;
@@ -181,8 +215,10 @@ export async function create(ctx: AppContext, principal: Principal, input: Creat
   const scheduledAt = status === 'Paused' && input.scheduled_at ? new Date(input.scheduled_at) : null;
   if (status !== 'Draft') assertComplete(ctx, input.type, input.momentums, scheduledAt);
   const { blocks, experiment } = withExperiment(input.type, input.momentums, input.experiment);
+  const journey = await withJourney(ctx, input.domain_uuid, input);
   const now = ctx.clock.now();
   const row = await q.insertMomentum(ctx.db, {
+    ...journey,
     uuid: randomUUID(),
     companyUuid: principal.companyUuid,
     domainUuid: input.domain_uuid,
@@ -223,7 +259,9 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
     const scheduledAt = status === 'Paused' && input.scheduled_at ? new Date(input.scheduled_at) : null;
     if (status !== 'Draft') assertComplete(ctx, current.type, input.momentums, scheduledAt);
     const { blocks, experiment } = withExperiment(current.type, input.momentums, input.experiment);
+    const journey = await withJourney(ctx, current.domainUuid, input);
     const row = await q.updateMomentum(ctx.db, principal.companyUuid, current.uuid, {
+      ...journey,
       title,
       description: input.momentum_description ?? null,
       status,
@@ -246,7 +284,10 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
   assertComplete(ctx, current.type, kept, null);
   const { blocks, experiment } = withExperiment(current.type, kept, input.experiment);
   const channelUuid = await resolveChannel(ctx, current.domainUuid, input.channel_uuid, blocks);
+  // A paused journey's persons keep their positions by step number (engine/journey.ts reads the steps when due).
+  const journey = await withJourney(ctx, current.domainUuid, input);
   const row = await q.updateMomentum(ctx.db, principal.companyUuid, current.uuid, {
+    ...journey,
     description: input.momentum_description ?? null,
     channelUuid,
     blocks,
