@@ -4,7 +4,7 @@ import * as q from './deliveries.queries.ts';
 import { type CompiledMomentum, compileStored } from './matcher.ts';
 import { unreachableReasonSql } from './qualify.ts';
 import { busiestHour, mostActiveHours, plannedPage } from './timing.queries.ts';
-import { chainOffsets, createThrottle, type DomainTiming, needsPlan, personZone, planFirstSend } from './timing.ts';
+import { chainOffsets, createSendPlanner, createThrottle, type DomainTiming, needsPlan, personZone } from './timing.ts';
 
 /**
  * The fan-out stage: one occurrence of a campaign (`c`) or of a recurrence (`r<instant>`) becomes the deliveries of
@@ -42,6 +42,15 @@ export function createFanOut(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>, deps
     const domainHour = timing?.best_time
       ? await busiestHour(db, { domainUuid: m.domain_uuid, zone: domain.timeZone, since, until: at })
       : null;
+    const plan = createSendPlanner({
+      at,
+      timing,
+      domain,
+      channelType,
+      visitorRecurrence: compiled.recurrenceOnVisitorClock ? compiled.recurrence!.hours : null,
+      activatedAt: m.activated_at,
+      dropHolidays: compiled.recurrence?.period === 'daily',
+    });
     let after: string | null = null;
     let total = 0;
     let skipped = 0;
@@ -76,14 +85,8 @@ export function createFanOut(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>, deps
           rows.push({ ...base, dedupeKey: `${m.uuid}:${p.uuid}:${occurrence}:skipped`, dueAt: at, skipReason: p.skip });
           return;
         }
-        const planned = planFirstSend({
-          at,
-          timing,
-          domain,
-          zone: zones[i]!.zone,
-          bestHour: hours?.get(p.uuid) ?? domainHour,
-          channelType,
-        });
+        const planned = plan(zones[i]!.zone, hours?.get(p.uuid) ?? domainHour);
+        if (!planned) return;
         const first = throttle ? throttle.slot(planned) : planned;
         offsets.forEach((secs, k) => {
           rows.push({

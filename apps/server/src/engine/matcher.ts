@@ -62,6 +62,8 @@ export interface CompiledMomentum {
   recurrence: RecurrenceRule | null;
   /** 'Limite de envios por minuto' (issue #27), null without a limit. */
   throttlePerMinute: number | null;
+  /** A recurrence read on each visitor's clock ('no horário do visitante', worktime_zone 'visitor'; issue #27). */
+  recurrenceOnVisitorClock: boolean;
   filter: CompiledFilter;
   /** Does this event start a delivery for its person? */
   starts(event: StoredEvent): boolean;
@@ -166,6 +168,7 @@ export function compileMomentum(row: MomentumRow): CompiledMomentum {
         ? { period: t.comparation as RecurrenceRule['period'], value: t.value[0], hours: t.hours ?? '00:00' }
         : null,
     throttlePerMinute: row.timing?.throttle_per_minute ?? null,
+    recurrenceOnVisitorClock: t?.filter === 'recurrence' && row.timing?.worktime_zone === 'visitor',
     filter: compileFilter(filterBlock ?? null),
     starts,
     cancels,

@@ -37,6 +37,6 @@ export function createMomentumLifecycle(
     const compiled = compileStored(m);
     if (compiled.finishAt) await schedule.finish(uuid, compiled.finishAt);
     if (m.type === 'campaign' && m.activated_at) await schedule.campaignFanOut(uuid, m.activated_at);
-    if (compiled.recurrence) await schedule.nextRecurrence(m, compiled, now);
+    if (compiled.recurrence) await schedule.nextRecurrence(m, compiled, now, true);
   };
 }

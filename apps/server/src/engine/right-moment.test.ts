@@ -178,6 +178,69 @@ describe('a local-time campaign', () => {
   });
 });
 
+describe('a recurrence on the visitor’s clock', () => {
+  it('reaches each of four zones at 10:00 on its own clock every day, skips Sexta-feira Santa, once each across a restart', async () => {
+    // Wednesday 1 April 2026, 18:00 in São Paulo: today's 10:00 has passed everywhere in Brazil, tomorrow's has not.
+    t.clock.set('2026-04-01T21:00:00Z');
+    const target = await site('Loja Recorrencia Fusos');
+    const people = {
+      noronha: await subscriber(target, PLACES.noronha),
+      saoPaulo: await subscriber(target, PLACES.saoPaulo),
+      manaus: await subscriber(target, PLACES.manaus),
+      rioBranco: await subscriber(target, PLACES.rioBranco),
+    };
+    const daily = {
+      type: 'trigger',
+      regex: false,
+      values: [{ filter: 'recurrence', comparation: 'daily', value: [], hours: '10:00', dischargeIn: [] }],
+    };
+    const uuid = await create(target, {
+      type: 'momentum',
+      momentums: [everyone, daily, pushBlock('Bom dia')],
+      worktime_zone: 'visitor',
+      skip_holidays: true,
+    });
+    await moveTo('2026-04-01T21:01:00Z');
+    await moveTo('2026-04-01T21:02:00Z');
+    const byPerson = async () => {
+      const rows = await deliveriesOf(uuid);
+      return Object.fromEntries(
+        Object.entries(people).map(([k, p]) => [
+          k,
+          rows.filter((d) => d.visitor_id === p.vid).map((d) => iso(d.due_at)),
+        ]),
+      );
+    };
+    // Thursday's 10:00 on each clock (today's had passed everywhere when it started: nobody gets it late).
+    expect(await byPerson()).toEqual({
+      noronha: ['2026-04-02T12:00:00.000Z'],
+      saoPaulo: ['2026-04-02T13:00:00.000Z'],
+      manaus: ['2026-04-02T14:00:00.000Z'],
+      rioBranco: ['2026-04-02T15:00:00.000Z'],
+    });
+    const counts = () => Object.values(people).map((p) => received(p.endpoint));
+    await moveTo('2026-04-02T12:00:00Z');
+    expect(counts()).toEqual([1, 0, 0, 0]);
+    await moveTo('2026-04-02T13:30:00Z');
+    expect(counts()).toEqual([1, 1, 0, 0]);
+    await restart();
+    await moveTo('2026-04-02T15:00:00Z');
+    expect(counts()).toEqual([1, 1, 1, 1]);
+    // Friday 3 April is Sexta-feira Santa: nobody gets a message that day, nor two on Saturday.
+    await moveTo('2026-04-03T18:00:00Z');
+    expect(counts()).toEqual([1, 1, 1, 1]);
+    await moveTo('2026-04-04T16:00:00Z');
+    expect(counts()).toEqual([2, 2, 2, 2]);
+    expect(await byPerson()).toEqual({
+      noronha: ['2026-04-02T12:00:00.000Z', '2026-04-04T12:00:00.000Z'],
+      saoPaulo: ['2026-04-02T13:00:00.000Z', '2026-04-04T13:00:00.000Z'],
+      manaus: ['2026-04-02T14:00:00.000Z', '2026-04-04T14:00:00.000Z'],
+      rioBranco: ['2026-04-02T15:00:00.000Z', '2026-04-04T15:00:00.000Z'],
+    });
+    expect((await deliveriesOf(uuid)).every((d) => d.status === 'sent')).toBe(true);
+  });
+});
+
 describe('quiet hours', () => {
   it('hold a push due inside the window on the visitor’s clock until its end; on-site messages go', async () => {
     // 23:30 in São Paulo, 21:30 in Acre.

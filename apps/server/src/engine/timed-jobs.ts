@@ -31,9 +31,9 @@ export function createTimedSchedule(send: JobRunner['send']) {
       const iso = activatedAt.toISOString();
       return send('campaign.fanout', { uuid, at: iso }, { key: `${uuid}:${iso}` });
     },
-    /** The recurrence's next tick after `after`, unless it falls at or past the finish date. */
-    async nextRecurrence(m: q.DispatchMomentum, compiled: CompiledMomentum, after: Date) {
-      const next = nextOccurrence(compiled, m.time_zone, m.activated_at, after);
+    /** The recurrence's next tick after `after` (`ongoing`: timing.ts nextOccurrence), unless at or past the finish date. */
+    async nextRecurrence(m: q.DispatchMomentum, compiled: CompiledMomentum, after: Date, ongoing = false) {
+      const next = nextOccurrence(compiled, m.time_zone, m.activated_at, after, ongoing);
       if (next) await at('recurrence.tick', m.uuid, next);
     },
     /** The same job again, for the very instant (text) it was made for. */
