@@ -242,6 +242,16 @@ describe('a three-step cart-abandonment journey over 1,000 persons', () => {
       { step: 2, branch: 'main', reached: PERSONS - 200, sent: PERSONS - 200, exited_conversion: 100 },
     ]);
 
+    // The dashboard's performance table knows which rows to expand.
+    const performance = await call(
+      t.app,
+      'GET',
+      `/api/analytics/${d.uuid}/momentums/performance?start=${day(start, -1)}&end=${day(start, 7)}`,
+      undefined,
+      owner.token,
+    );
+    expect(performance.body.data).toEqual([expect.objectContaining({ momentum_uuid: journey.uuid, journey: true })]);
+
     // The delivery log says each delivery's step.
     const log = await call(t.app, 'GET', `/api/momentum/deliveries/${journey.uuid}`, undefined, owner.token);
     expect(log.status).toBe(200);
