@@ -371,6 +371,11 @@ export const momentums = pgTable(
     /** A/B variants and control group (issue #25, packages/shared experiment.schema.ts); null: the spec's momentum. */
     experiment: jsonb('experiment').$type<Record<string, unknown>>(),
     /**
+     * Send the winner (issue #25, engine/winner-decision.ts): { planned_at } once the test share went out, then
+     * { decided_at, metric, winner, rates, rest }; null otherwise.
+     */
+    experimentDecision: jsonb('experiment_decision').$type<Record<string, unknown>>(),
+    /**
      * Timing options (issue #27, packages/shared momentum-timing.schema.ts): throttle, local time, best time, holidays,
      * worktime zone; null: the spec's momentum.
      */

@@ -7,6 +7,7 @@ import {
   inGlobalControl,
 } from '@impeto/shared';
 import { engineMessages } from './messages.ts';
+import { decidedWinner } from './winner-decision.ts';
 
 /*
  * The experiment stage of a claimed delivery (issue #25), pure: which arm the person is in (packages/shared
@@ -24,6 +25,8 @@ export interface ArmMomentum {
   experiment?: unknown;
   /** The domain's global control group, 0–20 %. */
   control_group_percent?: number | null;
+  /** Send the winner (campaigns): the stored decision (momentums.experiment_decision), or null before it. */
+  experiment_decision?: unknown;
 }
 
 export interface ArmDecision {
@@ -45,7 +48,12 @@ export function storedExperiment(value: unknown): Experiment | null {
   return e as Experiment;
 }
 
-export function decideArm(m: ArmMomentum, personUuid: string): ArmDecision {
+/**
+ * `triggerAt`: the delivery's trigger. A campaign that sends the winner (winner-decision.ts) gives the winner's
+ * message to deliveries triggered at or after its decision (the rest, or anyone a resumed campaign reaches since);
+ * those of the test keep their own variant.
+ */
+export function decideArm(m: ArmMomentum, personUuid: string, triggerAt?: Date): ArmDecision {
   if (inGlobalControl(personUuid, m.domain_uuid, m.control_group_percent)) {
     return { arm: GLOBAL_CONTROL_ARM, heldOut: engineMessages.globalControlGroup, content: null };
   }
@@ -53,6 +61,8 @@ export function decideArm(m: ArmMomentum, personUuid: string): ArmDecision {
   const arm = assignArm(personUuid, m.uuid, experiment);
   if (arm === null || !experiment) return NO_ARM;
   if (arm === CONTROL_ARM) return { arm, heldOut: engineMessages.controlGroup, content: null };
-  const variant = experiment.variants.find((v) => v.name === arm);
-  return { arm, heldOut: null, content: (variant?.values[0] as ArmDecision['content']) ?? null };
+  const decided = experiment.winner ? decidedWinner(m.experiment_decision) : null;
+  const name = decided && triggerAt && triggerAt >= decided.decidedAt ? decided.winner : arm;
+  const variant = experiment.variants.find((v) => v.name === name);
+  return { arm: name, heldOut: null, content: (variant?.values[0] as ArmDecision['content']) ?? null };
 }

@@ -74,7 +74,7 @@ export async function deliver(env: SendEnv, pass: PassState, d: q.ClaimedDeliver
   const quietEnd = quietDeferral(now, compiled.channelType, row.quiet_hours, person, row.time_zone);
   if (quietEnd) return recorder.add({ id: d.id, status: 'queued', error: null, dueAt: quietEnd, refund: true });
   // The arm is decided when the message would go out (held-out persons count from then), before the cap is asked.
-  const { arm, heldOut, content: variantContent } = d.step > 0 ? NO_ARM : decideArm(row, d.person_uuid);
+  const { arm, heldOut, content: variantContent } = d.step > 0 ? NO_ARM : decideArm(row, d.person_uuid, d.trigger_at);
   if (heldOut) return recorder.add({ id: d.id, status: 'skipped', error: heldOut, arm });
   // Reachable when queued, maybe not now (unsubscribed since): skipped with the reason, before the cap is asked.
   const unreachable = unreachableReason(compiled.channelType, person);

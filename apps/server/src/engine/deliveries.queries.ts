@@ -390,6 +390,8 @@ export interface DispatchMomentum {
   experiment?: unknown;
   /** The domain's global control group, 0–20 % (momentumsByUuid). */
   control_group_percent?: number;
+  /** Send the winner (issue #25): when the decision is due, then the decision (momentumsByUuid). */
+  experiment_decision?: unknown;
   /** Journey steps and exit rules (issue #26), as stored (momentumsByUuid); null without a journey. */
   steps?: unknown;
   journey_exit?: unknown;
@@ -400,7 +402,8 @@ export const momentumsByUuid = (db: Db, uuids: string[]) =>
     db,
     sql`SELECT m.uuid, m.domain_uuid, m.company_uuid, m.type, m.status, m.version, m.momentums, m.worktime,
                m.activated_at, m.scheduled_at, m.channel_uuid, dm.timezone AS time_zone, m.experiment,
-               dm.control_group_percent, m.timing, dm.quiet_hours, dm.extra_holidays, m.steps, m.journey_exit
+               m.experiment_decision, dm.control_group_percent, m.timing, dm.quiet_hours, dm.extra_holidays, m.steps,
+               m.journey_exit
         FROM momentums m JOIN domains dm ON dm.uuid = m.domain_uuid
         WHERE m.uuid IN ${uuidList(uuids)}`,
   ).then((rows) => rows.map(readMomentum));

@@ -1,10 +1,13 @@
+import { inTestShare } from '@impeto/shared';
 import type { AppContext } from '../lib/context.ts';
+import { decideArm } from './arm.ts';
 import { FANOUT_PAGE } from './defaults.ts';
 import * as q from './deliveries.queries.ts';
 import { type CompiledMomentum, compileStored } from './matcher.ts';
 import { unreachableReasonSql } from './qualify.ts';
 import { busiestHour, mostActiveHours, plannedPage } from './timing.queries.ts';
 import { chainOffsets, createSendPlanner, createThrottle, type DomainTiming, needsPlan, personZone } from './timing.ts';
+import { decidedWinner, winnerTest } from './winner-decision.ts';
 
 /**
  * The fan-out stage: one occurrence of a campaign (`c`) or of a recurrence (`r<instant>`) becomes the deliveries of
@@ -15,12 +18,32 @@ import { chainOffsets, createSendPlanner, createThrottle, type DomainTiming, nee
  * With timing options or the domain's quiet hours (issue #27) each person's first send is planned (timing.ts
  * planFirstSend: their local time or best hour, holidays, quiet hours; then the throttle's slot) and the page is
  * written with its due times; without them every person is due at the occurrence, in one statement, as before.
+ *
+ * A campaign that sends the winner (issue #25, winner-decision.ts) reaches part of its audience per fan-out
+ * (audienceShare), on the planned path: before the decision its test share; from the decision on (the decision's own
+ * fan-out, a resumed campaign's) the rest.
  */
 export type FanOut = (m: q.DispatchMomentum, occurrence: string, at: Date) => Promise<number>;
 
 const DAY_MS = 86_400_000;
 /** Best time reads the last 30 days of each person's activity. */
 const BEST_TIME_DAYS = 30;
+
+/**
+ * Which persons of the audience a fan-out at `at` reaches when the campaign sends the winner; null: all of them.
+ * Before the decision: the test share only (the variants and the control group split it as usual: a held-out person
+ * gets a skipped row). From the decision on: the persons not in the test share and not held out (control group,
+ * global group), who get the winner (arm.ts decideArm, by the delivery's trigger). The rest's held-out persons get no
+ * row: they were never going to receive it.
+ */
+export function audienceShare(m: q.DispatchMomentum, at: Date): ((personUuid: string) => boolean) | null {
+  const test = winnerTest(m);
+  if (!test) return null;
+  const percent = test.winner.test_percent;
+  const decided = decidedWinner(m.experiment_decision);
+  if (!decided || at < decided.decidedAt) return (p) => inTestShare(p, m.uuid, percent);
+  return (p) => !inTestShare(p, m.uuid, percent) && !decideArm(m, p, at).heldOut;
+}
 
 export function createFanOut(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>, deps: { wake: () => void }): FanOut {
   const { db, clock, log } = ctx;
@@ -32,6 +55,7 @@ export function createFanOut(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>, deps
     domain: DomainTiming,
     occurrence: string,
     at: Date,
+    share: ((personUuid: string) => boolean) | null,
   ) => {
     const channelType = compiled.channelType!;
     const timing = m.timing ?? null;
@@ -55,13 +79,14 @@ export function createFanOut(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>, deps
     let total = 0;
     let skipped = 0;
     for (;;) {
-      const page = await plannedPage(db, {
+      const read = await plannedPage(db, {
         domainUuid: m.domain_uuid,
         where: compiled.filter.where,
         skipReason,
         after,
         limit: FANOUT_PAGE,
       });
+      const page = share ? read.filter((p) => share(p.uuid)) : read;
       const zones = page.map((p) => ({ uuid: p.uuid, zone: personZone(p, domain.timeZone) }));
       const hours = timing?.best_time
         ? await mostActiveHours(db, {
@@ -101,8 +126,8 @@ export function createFanOut(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>, deps
       total += queued;
       skipped += inserted.length - queued;
       if (queued) deps.wake();
-      if (page.length < FANOUT_PAGE) break;
-      after = page[page.length - 1]!.uuid;
+      if (read.length < FANOUT_PAGE) break;
+      after = read[read.length - 1]!.uuid;
     }
     return { total, skipped };
   };
@@ -115,8 +140,9 @@ export function createFanOut(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>, deps
       quietHours: m.quiet_hours ?? null,
       extraHolidays: m.extra_holidays ?? [],
     };
-    if (needsPlan(m.timing ?? null, domain, compiled.channelType)) {
-      const { total, skipped } = await plannedFanOut(m, compiled, domain, occurrence, at);
+    const share = audienceShare(m, at);
+    if (share || needsPlan(m.timing ?? null, domain, compiled.channelType)) {
+      const { total, skipped } = await plannedFanOut(m, compiled, domain, occurrence, at, share);
       log.info({ momentum: m.uuid, occurrence, deliveries: total, skipped }, 'momentum distribuído ao público');
       return total;
     }

@@ -5,14 +5,23 @@ import type { FanOut } from './fan-out.ts';
 import { defineJob, type JobRunner } from './jobs.ts';
 import { type CompiledMomentum, compileStored } from './matcher.ts';
 import { nextOccurrence } from './timing.ts';
+import * as wq from './winner.queries.ts';
+import { decidedWinner, pickWinner, storedDecision, variantRates, winnerTest } from './winner-decision.ts';
 
 /*
  * The timed jobs (pg-boss, DESIGN.md §10): scheduled activation, finish, campaign fan-out and recurrence ticks, one
  * waiting job per (momentum, instant) (the key). Every handler is safe to run twice: it checks the momentum is still
- * in the state the job was made for, and what it writes is guarded or deduplicated.
+ * in the state the job was made for, and what it writes is guarded or deduplicated. A campaign that sends the winner
+ * (issue #25, winner-decision.ts) has one more: its decision, `hours` after its fan-out.
  */
 
-export const TIMED_JOB_NAMES = ['momentum.activate', 'momentum.finish', 'campaign.fanout', 'recurrence.tick'] as const;
+export const TIMED_JOB_NAMES = [
+  'momentum.activate',
+  'momentum.finish',
+  'campaign.fanout',
+  'recurrence.tick',
+  'experiment.decide',
+] as const;
 type TimedJobName = (typeof TIMED_JOB_NAMES)[number];
 
 export type TimedSchedule = ReturnType<typeof createTimedSchedule>;
@@ -31,6 +40,8 @@ export function createTimedSchedule(send: JobRunner['send']) {
       const iso = activatedAt.toISOString();
       return send('campaign.fanout', { uuid, at: iso }, { key: `${uuid}:${iso}` });
     },
+    /** Send the winner: the decision of the campaign whose test share went out, at `when`. */
+    decision: (uuid: string, when: Date) => at('experiment.decide', uuid, when),
     /** The recurrence's next tick after `after` (`ongoing`: timing.ts nextOccurrence), unless at or past the finish date. */
     async nextRecurrence(m: q.DispatchMomentum, compiled: CompiledMomentum, after: Date, ongoing = false) {
       const next = nextOccurrence(compiled, m.time_zone, m.activated_at, after, ongoing);
@@ -95,6 +106,48 @@ export function defineTimedJobs(
         if (m?.status !== 'Active' || m.activated_at?.toISOString() !== at) return;
         // One occurrence per campaign: resuming a paused campaign reaches only those it has not reached yet.
         await fanOut(m, 'c', new Date(at));
+        // Send the winner: the test share went out; the decision comes `hours` later (a resumed campaign, `hours`
+        // after it resumed). Once decided, a resumed campaign's fan-out above reached the rest with the winner.
+        const test = winnerTest(m);
+        if (test && !decidedWinner(m.experiment_decision)) {
+          const plannedAt = new Date(new Date(at).getTime() + test.winner.hours * 3_600_000);
+          await wq.planDecision(db, uuid, plannedAt);
+          await schedule.decision(uuid, plannedAt);
+        }
+      },
+    }),
+    defineJob({
+      name: 'experiment.decide',
+      payload: momentumRef,
+      /**
+       * Send the winner's decision: each variant's rate on the metric over the test (winner-decision.ts), the best
+       * one (a tie: the first), stored once on the momentum, then the rest of the audience fanned out with it. A
+       * campaign paused or removed meanwhile decides nothing (resumed, its fan-out plans the decision again). Safe
+       * to run twice: a decision taken is not taken again, and the rest's fan-out is deduplicated.
+       */
+      async handler({ uuid, at }) {
+        let m = await loadMomentum(uuid);
+        if (m?.status !== 'Active') return;
+        const test = winnerTest(m);
+        // Only the decision planned last (a resumed campaign planned a later one).
+        if (!test || storedDecision(m.experiment_decision)?.planned_at !== at) return;
+        if (!decidedWinner(m.experiment_decision)) {
+          if (await tooEarly('experiment.decide', uuid, at)) return;
+          const { metric } = test.winner;
+          const rates = variantRates(test.experiment.variants, await wq.armCounters(db, uuid), metric);
+          const decidedAt = clock.now();
+          await wq.storeDecision(db, uuid, {
+            decided_at: decidedAt.toISOString(),
+            metric,
+            winner: pickWinner(rates),
+            rates,
+          });
+          m = await loadMomentum(uuid);
+        }
+        const decided = m && decidedWinner(m.experiment_decision);
+        if (!m || !decided) return;
+        await fanOut(m, 'c', decided.decidedAt);
+        await wq.storeRestCount(db, uuid, decided.decidedAt);
       },
     }),
     defineJob({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignArm, CONTROL_ARM, inGlobalControl, stableUnit } from './assign-arm.ts';
+import { assignArm, CONTROL_ARM, inGlobalControl, inTestShare, stableUnit } from './assign-arm.ts';
 
 /** 100,000 version-4 UUIDs from a seeded generator (xorshift32), the same each run. */
 function personIds(n: number, seed = 0x9e3779b9): string[] {
@@ -136,6 +136,38 @@ describe('inGlobalControl', () => {
     // Raising the share keeps those held out at the lower one.
     const at5 = ids.slice(0, 5000).filter((id) => inGlobalControl(id, domain, 5));
     expect(at5.every((id) => inGlobalControl(id, domain, 15))).toBe(true);
+  });
+});
+
+describe('inTestShare (send the winner)', () => {
+  it('puts its share of the audience in the test, the same persons at every call, more at a larger share', () => {
+    const tested = ids.filter((id) => inTestShare(id, momentum, 20));
+    expect(Math.abs(tested.length - 20_000)).toBeLessThan(600);
+    const first = new Set(ids.slice(0, 5000));
+    expect(ids.slice(0, 5000).filter((id) => inTestShare(id, momentum, 20))).toEqual(
+      tested.filter((id) => first.has(id)),
+    );
+    const at10 = ids.slice(0, 5000).filter((id) => inTestShare(id, momentum, 10));
+    expect(at10.every((id) => inTestShare(id, momentum, 30))).toBe(true);
+    // Another campaign tests other persons.
+    const elsewhere = tested.filter((id) => inTestShare(id, otherMomentum, 20)).length;
+    expect(Math.abs(elsewhere / tested.length - 0.2)).toBeLessThan(0.02);
+  });
+
+  it("is independent of the arm: each variant's share of the tested persons is its weight", () => {
+    const experiment = {
+      control_percent: 10,
+      variants: [
+        { name: 'A', weight: 50 },
+        { name: 'B', weight: 50 },
+      ],
+    };
+    const tested = ids.filter((id) => inTestShare(id, momentum, 20));
+    const share = (arm: string) =>
+      tested.filter((id) => assignArm(id, momentum, experiment) === arm).length / tested.length;
+    expect(Math.abs(share(CONTROL_ARM) - 0.1)).toBeLessThan(0.01);
+    expect(Math.abs(share('A') - 0.45)).toBeLessThan(0.015);
+    expect(Math.abs(share('B') - 0.45)).toBeLessThan(0.015);
   });
 });
 

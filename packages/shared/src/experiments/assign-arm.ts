@@ -72,6 +72,15 @@ export function assignArm(personId: string, momentumUuid: string, experiment: Ar
 }
 
 /**
+ * Whether a person is in the test share of a campaign that sends the winner to the rest (`percent` % of its
+ * audience, 5–50): a stable choice of person and momentum on a scope of its own, independent of the arm (a person's
+ * variant and whether they are tested are two separate draws), so each variant's test persons are a fair sample.
+ */
+export function inTestShare(personId: string, momentumUuid: string, percent: number): boolean {
+  return stableUnit(personId, `test:${momentumUuid}`) < percent / 100;
+}
+
+/**
  * Whether a person is in the domain's global control group (0–20 % of its persons receive nothing from any momentum
  * or campaign). Independent of every momentum's own assignment: another scope, another hash.
  */

@@ -4,6 +4,8 @@
  * the control by conversion rate, and the variants against each other by click rate.
  */
 
+import type { WinnerMetric } from './experiment.schema.ts';
+
 export interface ExperimentArmRow {
   /** 'control', or a variant's name ('A' for a message tested against a control group alone). */
   arm: string;
@@ -56,6 +58,22 @@ export interface ExperimentDailyRow {
   conversions: number;
 }
 
+/** A campaign's send-the-winner test (experiment.winner) and, once taken, its decision. */
+export interface ExperimentWinnerReport {
+  test_percent: number;
+  hours: number;
+  metric: WinnerMetric;
+  /** When the decision is due (the test share's fan-out + hours); null before the campaign went out. */
+  planned_at: string | null;
+  /** When the winner was chosen and the rest queued; null before. */
+  decided_at: string | null;
+  winner: string | null;
+  /** Each variant's rate on the metric at decision time (%), with its counts (clicks ÷ sent, converted ÷ assigned). */
+  rates: { arm: string; rate: number; successes: number; trials: number }[];
+  /** Persons of the rest queued the winner's message (held-out ones not counted). */
+  rest: number | null;
+}
+
 export interface ExperimentReport {
   momentum_uuid: string;
   momentum_title: string;
@@ -69,6 +87,8 @@ export interface ExperimentReport {
   /** Each pair of variants by click rate (the first against the second). */
   by_click_rate: ExperimentComparison[];
   daily: ExperimentDailyRow[];
+  /** Send the winner (campaigns): the test and its decision; null without. */
+  winner: ExperimentWinnerReport | null;
   start: string;
   end: string;
 }

@@ -57,6 +57,26 @@ describe('experimentSchema', () => {
     for (const [label, input, message] of cases) expect(refusal(experimentSchema, input), label).toContain(message);
   });
 
+  it('takes send-the-winner options beside the variants, and without them is exactly as before', () => {
+    const two = [variant('A', 50), variant('B', 50)];
+    const winner = { test_percent: 20, hours: 4, metric: 'click_rate' };
+    expect(experimentSchema.parse({ variants: two, winner }).winner).toEqual(winner);
+    expect(experimentSchema.parse({ variants: two, winner: null }).winner).toBeNull();
+    expect('winner' in experimentSchema.parse({ variants: two })).toBe(false);
+    const cases: [string, unknown, string][] = [
+      ['a test share of 4 %', { ...winner, test_percent: 4 }, m.winnerPercentInvalid],
+      ['a test share of 51 %', { ...winner, test_percent: 51 }, m.winnerPercentInvalid],
+      ['a fractional share', { ...winner, test_percent: 12.5 }, m.winnerPercentInvalid],
+      ['0 hours', { ...winner, hours: 0 }, m.winnerHoursInvalid],
+      ['73 hours', { ...winner, hours: 73 }, m.winnerHoursInvalid],
+      ['hours as text', { ...winner, hours: '4' }, m.winnerHoursInvalid],
+      ['another metric', { ...winner, metric: 'open_rate' }, m.winnerMetricInvalid],
+    ];
+    for (const [label, w, message] of cases)
+      expect(refusal(experimentSchema, { variants: two, winner: w }), label).toContain(message);
+    expect(refusal(experimentSchema, { control_percent: 10, winner })).toContain(m.winnerNeedsVariants);
+  });
+
   it('checks each variant like a dispatcher block: a push title over 49 characters is refused', () => {
     const messages = refusal(experimentSchema, {
       variants: [variant('A', 50), variant('B', 50, push('x'.repeat(50)))],

@@ -26,6 +26,11 @@ export const experimentMessages = {
   /** The reasons stored with a held-out delivery (the delivery log shows them). */
   heldOut: 'grupo de controle',
   heldOutGlobal: 'grupo de controle global',
+  winnerPercentInvalid: 'A parcela do público em teste deve ser um número inteiro de 5 a 50 %.',
+  winnerHoursInvalid: 'A duração do teste deve ser um número inteiro de 1 a 72 horas.',
+  winnerMetricInvalid: 'Escolha a vencedora por taxa de cliques ou por taxa de conversão.',
+  winnerNeedsVariants: 'Enviar a vencedora ao restante precisa de um teste A/B com 2 variantes ou mais.',
+  winnerCampaignOnly: 'Só campanhas podem testar em parte do público e enviar a vencedora ao restante.',
   reportLoaded: 'Resultado do teste carregado.',
   noExperiment: 'Este momentum não tem teste A/B nem grupo de controle.',
 } as const;
@@ -55,13 +60,37 @@ export const experimentVariantSchema = z.object({
 });
 export type ExperimentVariant = z.output<typeof experimentVariantSchema>;
 
+export const WINNER_METRICS = ['click_rate', 'conversion_rate'] as const;
+export type WinnerMetric = (typeof WINNER_METRICS)[number];
+export const MIN_WINNER_TEST_PERCENT = 5;
+export const MAX_WINNER_TEST_PERCENT = 50;
+export const MAX_WINNER_HOURS = 72;
+
+const boundedInt = (min: number, max: number, message: string) =>
+  z.number({ error: message }).int(message).min(min, message).max(max, message);
+
+/**
+ * Send the winner (campaigns only): the campaign goes out to `test_percent` % of its audience (split among the
+ * variants by their weights), and `hours` later the variant with the best `metric` goes to the rest.
+ */
+export const experimentWinnerSchema = z.object({
+  test_percent: boundedInt(MIN_WINNER_TEST_PERCENT, MAX_WINNER_TEST_PERCENT, experimentMessages.winnerPercentInvalid),
+  hours: boundedInt(1, MAX_WINNER_HOURS, experimentMessages.winnerHoursInvalid),
+  metric: z.enum(WINNER_METRICS, { error: experimentMessages.winnerMetricInvalid }),
+});
+export type ExperimentWinner = z.output<typeof experimentWinnerSchema>;
+
 export const experimentSchema = z
   .object({
     control_percent: controlPercentSchema.optional().default(0),
     variants: z.array(experimentVariantSchema, { error: experimentMessages.variantsCount }).optional().default([]),
+    /** Absent or null: every person of the audience gets their variant at once, as before. */
+    winner: experimentWinnerSchema.nullable().optional(),
   })
   .superRefine((e, ctx) => {
     const { variants } = e;
+    if (e.winner && variants.length < 2)
+      ctx.addIssue({ code: 'custom', message: experimentMessages.winnerNeedsVariants, path: ['winner'] });
     if (variants.length === 0) return;
     if (variants.length < 2 || variants.length > VARIANT_NAMES.length) {
       ctx.addIssue({ code: 'custom', message: experimentMessages.variantsCount, path: ['variants'] });
@@ -91,3 +120,17 @@ export function evenWeights(n: number): number[] {
 /** Whether an experiment changes anything: a control group or variants. */
 export const isExperimentActive = (e: Experiment | null | undefined): e is Experiment =>
   Boolean(e && (e.control_percent > 0 || e.variants.length > 0));
+
+/**
+ * What a campaign's winner decision stored (momentums.experiment_decision): `planned_at` once the test share has gone
+ * out (when the decision is due); then the decision itself: when, by which metric, the winner, each variant's rate (%)
+ * at that moment with its counts, and how many persons of the rest were queued the winner.
+ */
+export interface ExperimentDecision {
+  planned_at?: string;
+  decided_at?: string;
+  metric?: WinnerMetric;
+  winner?: string;
+  rates?: { arm: string; rate: number; successes: number; trials: number }[];
+  rest?: number;
+}

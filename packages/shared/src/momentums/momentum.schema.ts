@@ -1,5 +1,10 @@
 import type { DcmStats } from '../dcm/dcm-rule.ts';
-import { type Experiment, experimentMessages, experimentSchema } from '../experiments/experiment.schema.ts';
+import {
+  type Experiment,
+  type ExperimentDecision,
+  experimentMessages,
+  experimentSchema,
+} from '../experiments/experiment.schema.ts';
 import {
   type JourneyExit,
   type JourneyStep,
@@ -200,6 +205,8 @@ export interface MomentumItem extends MomentumTiming {
   worktime: Worktime | null;
   /** A/B variants and control group (issue #25); null without. */
   experiment?: Experiment | null;
+  /** Send the winner (issue #25): when the decision is due, then the decision; absent before the campaign went out. */
+  experiment_decision?: ExperimentDecision | null;
   /** Follow-up steps and exit rules (issue #26); absent without a journey. */
   steps?: JourneyStep[];
   exit?: JourneyExit;

@@ -7,9 +7,9 @@ import { type Db, queryRows } from '../../db/client.ts';
 /** The momentum, if it belongs to this company and domain. */
 export const findMomentum = async (db: Db, companyUuid: string, domainUuid: string, momentumUuid: string) =>
   (
-    await queryRows<{ uuid: string; title: string; type: string; experiment: unknown }>(
+    await queryRows<{ uuid: string; title: string; type: string; experiment: unknown; experiment_decision: unknown }>(
       db,
-      sql`SELECT uuid, momentum_title AS title, type, experiment FROM momentums
+      sql`SELECT uuid, momentum_title AS title, type, experiment, experiment_decision FROM momentums
           WHERE uuid = ${momentumUuid}::uuid AND company_uuid = ${companyUuid}::uuid
             AND domain_uuid = ${domainUuid}::uuid AND status <> 'Deleted'`,
     )

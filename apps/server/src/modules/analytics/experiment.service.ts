@@ -9,10 +9,12 @@ import {
   type ExperimentComparison,
   type ExperimentReport,
   type ExperimentVsControl,
+  type ExperimentWinnerReport,
   experimentMessages,
   experimentVerdict,
 } from '@impeto/shared';
 import { storedExperiment } from '../../engine/arm.ts';
+import { storedDecision, winnerTest } from '../../engine/winner-decision.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { requireCompanyDomain } from '../../lib/tenancy.ts';
@@ -121,9 +123,27 @@ export async function experimentReport(
     against_control: againstControl,
     by_click_rate: byClickRate,
     daily: daily.filter((d) => d.arm !== 'global').map(({ day, ...rest }) => ({ date: day, ...rest })),
+    winner: winnerReport(momentum),
     start: r.start,
     end: r.end,
   };
+}
+
+/** Send the winner (campaigns): the test's options and, once taken, the decision stored on the momentum. */
+function winnerReport(m: { type: string; experiment: unknown; experiment_decision: unknown }) {
+  const test = winnerTest(m);
+  if (!test) return null;
+  const d = storedDecision(m.experiment_decision);
+  const report: ExperimentWinnerReport = {
+    ...test.winner,
+    metric: d?.metric ?? test.winner.metric,
+    planned_at: d?.planned_at ?? null,
+    decided_at: d?.decided_at ?? null,
+    winner: d?.decided_at ? (d.winner ?? null) : null,
+    rates: d?.decided_at ? (d.rates ?? []) : [],
+    rest: d?.decided_at ? (d.rest ?? null) : null,
+  };
+  return report;
 }
 
 /** The report of every momentum of the domain that has an experiment, oldest first (the dashboard's CSV export). */

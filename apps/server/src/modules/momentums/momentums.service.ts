@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CreateMomentumInput,
+  DEFAULT_JOURNEY_EXIT,
   type Experiment,
+  type ExperimentDecision,
   experimentMessages,
   hasJourney,
   isChannelEditable,
   isExperimentActive,
   itemMessages,
-  DEFAULT_JOURNEY_EXIT,
   type JourneyExit,
   type JourneyStep,
   journeyMessages,
@@ -47,6 +48,7 @@ export function toMomentumItem(row: q.MomentumRow): MomentumItem {
     momentums: row.blocks,
     worktime: (row.worktime as MomentumItem['worktime']) ?? null,
     experiment: (row.experiment as Experiment | null) ?? null,
+    ...(row.experimentDecision ? { experiment_decision: row.experimentDecision as ExperimentDecision } : {}),
     ...((row.timing as MomentumTiming | null) ?? {}),
     ...(hasJourney(row.steps as JourneyStep[] | null)
       ? {
@@ -114,6 +116,7 @@ async function assertTitle(
 function withExperiment(type: MomentumType, blocks: unknown[], experiment: Experiment | null | undefined) {
   if (!isExperimentActive(experiment)) return { blocks, experiment: null };
   if (type === 'dcm') throw invalid(experimentMessages.dcmNotSupported, 'experiment');
+  if (experiment.winner && type !== 'campaign') throw invalid(experimentMessages.winnerCampaignOnly, 'experiment');
   const first = experiment.variants[0]?.values[0];
   if (!first) return { blocks, experiment };
   return {

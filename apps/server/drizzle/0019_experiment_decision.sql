@@ -1,0 +1,1 @@
+ALTER TABLE "momentums" ADD COLUMN "experiment_decision" jsonb;
