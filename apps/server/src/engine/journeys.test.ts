@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
 import { type PushService, startPushService } from '../../test/push-service.ts';
 import { queryRows } from '../db/client.ts';
+import { advancePositions, claimDuePositions } from './journey.queries.ts';
 import type { StoredEvent } from './matcher.ts';
 
 /*
@@ -322,5 +323,132 @@ describe('a split', () => {
       { state: 'done', step: 1, reason: null, n: 4 },
       { state: 'left', step: 1, reason: journeyMessages.leftByCondition, n: 2 },
     ]);
+  });
+});
+
+describe('positions', () => {
+  const oneStep = (extra: Record<string, unknown> = {}) => ({
+    steps: [{ wait: { amount: 1, unit: 'hours' }, condition: { kind: 'not_converted' }, values: [topbar('Volte!')] }],
+    ...extra,
+  });
+
+  it('a position a dead worker claimed is handed back after the lease and runs once', async () => {
+    t.clock.set(new Date());
+    const d = await site();
+    const people = await subscribers(d, 5);
+    const journey = await createJourney(d, topbar('Seu carrinho'), oneStep());
+    await visitCart(d, people);
+    await dispatchAll();
+    t.clock.advance(HOUR + 60_000);
+    // A worker claims the due positions and dies before writing anything.
+    const claimed = await claimDuePositions(t.app.ctx.db, t.clock.now(), 100);
+    expect(claimed).toHaveLength(5);
+    await dispatchAll();
+    expect((await positions(journey.uuid)).map((p) => p.state)).toEqual(['running']);
+    // Past the lease the sweeper hands them back; the next pass runs them.
+    t.clock.advance((t.app.ctx.config.deliveryLeaseSeconds + 1) * 1000);
+    await t.app.engine.sweep();
+    await dispatchAll();
+    expect(await positions(journey.uuid)).toEqual([{ state: 'done', step: 1, reason: null, n: 5 }]);
+    // The dead worker's late write changes nothing: its lease is gone and the step's key is taken.
+    const late = claimed.map((c) => ({
+      domainUuid: c.domain_uuid,
+      momentumUuid: c.momentum_uuid,
+      personUuid: c.person_uuid,
+      channelType: 'SUPERARE_WEBVIEW',
+      dedupeKey: `${c.momentum_uuid}:${c.person_uuid}:j:${c.id}:${c.step}`,
+      step: 1,
+      branch: null,
+    }));
+    const moves = claimed.map((c) => ({
+      id: c.id,
+      lockedAt: c.locked_at,
+      state: 'waiting' as const,
+      step: 1,
+      dueAt: t.clock.now(),
+      sinceAt: null,
+      reason: null,
+    }));
+    expect(await advancePositions(t.app.ctx.db, late, moves, t.clock.now())).toBe(0);
+    expect(await positions(journey.uuid)).toEqual([{ state: 'done', step: 1, reason: null, n: 5 }]);
+    const steps = await stepsByPerson(journey.uuid);
+    for (const p of people) expect(steps.get(p.visitor_id)).toEqual(['0', '1']);
+  });
+
+  it('removing the momentum ends its journeys; opting out of the step channel exits when the rule says so', async () => {
+    t.clock.set(new Date());
+    const d = await site();
+    const people = await subscribers(d, 4);
+    const removed = await createJourney(d, topbar('Seu carrinho'), oneStep());
+    const optOut = await createJourney(d, topbar('Seu carrinho'), {
+      steps: [
+        {
+          wait: { amount: 1, unit: 'hours' },
+          condition: { kind: 'not_converted' },
+          values: [pushMessage('Cupom')],
+        },
+      ],
+      exit: { on_conversion: true, on_opt_out: true },
+    });
+    await visitCart(d, people);
+    await dispatchAll();
+    const res = await call(t.app, 'DELETE', `/api/momentum/remove/${removed.uuid}`, undefined, owner.token);
+    expect(res.status).toBe(200);
+    expect(await positions(removed.uuid)).toEqual([
+      { state: 'exited', step: 1, reason: journeyMessages.exitedRemoved, n: 4 },
+    ]);
+
+    await t.app.ctx.db.execute(
+      sql`UPDATE persons SET push_status = 'unsubscribed' WHERE uuid IN (${people[0]!.uuid}::uuid, ${people[1]!.uuid}::uuid)`,
+    );
+    t.clock.advance(HOUR + 60_000);
+    await dispatchAll();
+    expect(await positions(optOut.uuid)).toEqual([
+      { state: 'done', step: 1, reason: null, n: 2 },
+      { state: 'exited', step: 1, reason: journeyMessages.exitedOptOut, n: 2 },
+    ]);
+  });
+
+  it('editing a paused journey keeps the persons at their step number', async () => {
+    t.clock.set(new Date());
+    const d = await site();
+    const people = await subscribers(d, 3);
+    const journey = await createJourney(d, topbar('Seu carrinho'), oneStep());
+    await visitCart(d, people);
+    await dispatchAll();
+    await setStatus(journey.uuid, 'Paused');
+    const edited = await call(
+      t.app,
+      'PUT',
+      '/api/momentum/update',
+      {
+        uuid: journey.uuid,
+        domain_uuid: d.uuid,
+        type: 'momentum',
+        momentum_title: 'Editada',
+        momentums: [
+          blocks.everyone,
+          blocks.pageviewContaining('/carrinho'),
+          { type: 'dispatcher', values: [topbar('Seu carrinho')] },
+        ],
+        steps: [
+          { wait: { amount: 1, unit: 'hours' }, condition: { kind: 'not_converted' }, values: [topbar('Texto novo')] },
+          { wait: { amount: 1, unit: 'days' }, condition: { kind: 'not_converted' }, values: [topbar('Último')] },
+        ],
+      },
+      owner.token,
+    );
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    await setStatus(journey.uuid, 'Active');
+    t.clock.advance(HOUR + 60_000);
+    await dispatchAll();
+    // Step 1 ran with the edited message, and they now wait for the new step 2.
+    expect(await positions(journey.uuid)).toEqual([{ state: 'waiting', step: 2, reason: null, n: 3 }]);
+    const texts = await queryRows<{ text: string }>(
+      t.app.ctx.db,
+      sql`SELECT q.payload #>> '{props,topbarContent}' AS text FROM deliveries d JOIN onsite_queue q ON q.delivery_id = d.id
+          WHERE d.momentum_uuid = ${journey.uuid}::uuid AND d.step = 1`,
+    );
+    expect(texts.map((x) => x.text)).toEqual(['Texto novo', 'Texto novo', 'Texto novo']);
   });
 });
