@@ -10,6 +10,8 @@ export interface UpdateDomainVariables {
   /** Sent only when changed (issue #27). */
   quiet_hours?: QuietHours | null;
   extra_holidays?: string[];
+  /** The domain's IANA zone (issue #27), sent only when changed. */
+  timezone?: string;
   /** The global control group in % (issue #25), sent only when changed. */
   control_group_percent?: number;
 }

@@ -1,5 +1,6 @@
 import {
   createDomainSchema,
+  DEFAULT_DOMAIN_TIMEZONE,
   DEFAULT_RETENTION_MONTHS,
   type DomainItem,
   ensureHttps,
@@ -16,6 +17,7 @@ import { applyFieldErrors } from '../../../lib/form-errors.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useUpdateDomain } from '../api/update-domain.ts';
 import { type DomainTimingFields, readTimingFields, timingFieldsOf } from './domain-timing.ts';
+import { TimezoneSelect } from './timezone-select.tsx';
 
 const NO_TIMING: DomainTimingFields = { quiet_on: false, quiet_start: '22:00', quiet_end: '08:00', holidays: [] };
 
@@ -34,6 +36,7 @@ export function EditDomainModal({ domain, onClose }: Props) {
       domain: '',
       retention_months: DEFAULT_RETENTION_MONTHS as number | string,
       control_group_percent: 0 as number | string,
+      timezone: DEFAULT_DOMAIN_TIMEZONE,
       ...NO_TIMING,
     },
     validate: (values) => {
@@ -62,6 +65,7 @@ export function EditDomainModal({ domain, onClose }: Props) {
         domain: domain.domain,
         retention_months: domain.retention_months ?? DEFAULT_RETENTION_MONTHS,
         control_group_percent: domain.control_group_percent ?? 0,
+        timezone: domain.timezone ?? DEFAULT_DOMAIN_TIMEZONE,
         ...timingFieldsOf(domain),
       });
     else form.reset();
@@ -77,6 +81,8 @@ export function EditDomainModal({ domain, onClose }: Props) {
         address: ensureHttps(values.domain),
         retention_months: Number(values.retention_months),
         ...('change' in timing ? timing.change : {}),
+        // The domain's zone (issue #27) only when changed.
+        ...(values.timezone !== (domain.timezone ?? DEFAULT_DOMAIN_TIMEZONE) ? { timezone: values.timezone } : {}),
         // The global control group (issue #25) only when changed.
         ...(Number(values.control_group_percent) !== (domain.control_group_percent ?? 0)
           ? { control_group_percent: Number(values.control_group_percent) }
@@ -96,6 +102,7 @@ export function EditDomainModal({ domain, onClose }: Props) {
             'domain.quiet_hours.end': 'quiet_end',
             'domain.extra_holidays': 'holidays',
             'domain.control_group_percent': 'control_group_percent',
+            'domain.timezone': 'timezone',
           });
           notifyError(error);
         },
@@ -129,6 +136,12 @@ export function EditDomainModal({ domain, onClose }: Props) {
             allowNegative={false}
             clampBehavior="none"
             {...form.getInputProps('retention_months')}
+          />
+          <TimezoneSelect
+            name="timezone"
+            {...form.getInputProps('timezone')}
+            value={form.values.timezone}
+            onChange={(zone) => zone && form.setFieldValue('timezone', zone)}
           />
           <Switch
             label="Horário de silêncio"

@@ -212,6 +212,49 @@ describe('domains page', () => {
     });
   });
 
+  it('sets the domain’s time zone from a list with Brazil’s four zones first (issue #27)', async () => {
+    const { calls } = renderPage('/domains', {
+      session: true,
+      fetch: serve((url, method) =>
+        method === 'PUT' && url === `/api/domain/update/${DOMAINS[0]?.uuid}`
+          ? { body: { message: msg.domain.updated, data: { ...DOMAINS[0], timezone: 'America/Manaus' } } }
+          : undefined,
+      ),
+    });
+    await ready();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Opções de Loja Aurora' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Editar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editando domínio' });
+    const zone = within(dialog)
+      .getAllByLabelText('Fuso horário do domínio')
+      .find((el) => el.tagName === 'INPUT' && (el as HTMLInputElement).type !== 'hidden') as HTMLInputElement;
+    await waitFor(() => expect(zone.value).toBe('Brasília (UTC−03:00)'));
+    await user.click(zone);
+    const options = (await screen.findAllByRole('option')).map((o) => o.textContent);
+    expect(options.slice(0, 4)).toEqual([
+      'Brasília (UTC−03:00)',
+      'Fernando de Noronha (UTC−02:00)',
+      'Manaus (UTC−04:00)',
+      'Rio Branco, Acre (UTC−05:00)',
+    ]);
+    // Then the other zones the browser knows, alphabetically.
+    expect(screen.getByText('Outros fusos')).toBeTruthy();
+    expect(options[4]).toMatch(/^Africa\//);
+    await user.click(screen.getByRole('option', { name: 'Manaus (UTC−04:00)' }));
+    expect(zone.value).toBe('Manaus (UTC−04:00)');
+    await user.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText(msg.domain.updated)).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')?.json).toEqual({
+      domain: {
+        name: 'Loja Aurora',
+        address: 'https://loja.example.com',
+        retention_months: 13,
+        timezone: 'America/Manaus',
+      },
+    });
+  });
+
   it('sets the global control group, 0 % by default, 0–20 % with a pt-BR message (issue #25)', async () => {
     const { calls } = renderPage('/domains', {
       session: true,
