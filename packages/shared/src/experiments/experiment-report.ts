@@ -88,7 +88,7 @@ export interface ExperimentReport {
   by_click_rate: ExperimentComparison[];
   daily: ExperimentDailyRow[];
   /** Send the winner (campaigns): the test and its decision; null without. */
-  winner: ExperimentWinnerReport | null;
+  winner?: ExperimentWinnerReport | null;
   start: string;
   end: string;
 }
