@@ -18,7 +18,8 @@
  * CAMPAIGN (100000; 0 skips), PHASES (latency,campaign,email,sms), MESSAGES (100000), PROFILE=1 (the server runs
  * with --cpu-prof during the campaign and the report says where its time went). The timing phases of issue #27,
  * `localtime` and `throttle`, run only when named in PHASES (bench/engine-timing.ts; LOCAL_PERSONS, THROTTLE_PERSONS,
- * THROTTLE_RATE).
+ * THROTTLE_RATE). The journey phase of issue #26, `journey`, too (bench/engine-journey.ts; JOURNEY_PERSONS): its
+ * rate is printed beside the campaign's.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createECDH, randomBytes } from 'node:crypto';
@@ -43,6 +44,7 @@ import { solveCaptchaChallenge } from '../apps/server/test/captcha-solver.ts';
 import { type SesPeer, startSesPeer } from '../apps/server/test/peers/ses-peer.ts';
 import { startZenviaPeer, type ZenviaPeer } from '../apps/server/test/peers/zenvia-peer.ts';
 import { type PushService, pushServiceCertPath, startPushService } from '../apps/server/test/push-service.ts';
+import { JOURNEY_PERSONS, journeyAdvance } from './engine-journey.ts';
 import { mergeProfiles, type ProfileSummary, summariseProfile } from './engine-profile.ts';
 import {
   LOCAL_PERSONS,
@@ -1046,6 +1048,15 @@ async function main() {
       process.stdout.write(`  localtime: ${f0(LOCAL_PERSONS)} persons … `);
       local = await localTimePlan(client.api, companyUuid, timingDb, push);
       console.log(`planned in ${f1(local.planSeconds)} s (${f0(local.rows)} rows)`);
+    }
+    if (PHASES.includes('journey') && JOURNEY_PERSONS > 0) {
+      process.stdout.write(`  journey: ${f0(JOURNEY_PERSONS)} persons advance one step … `);
+      const j = await journeyAdvance(client.api, companyUuid, timingDb, push);
+      console.log(
+        `last push at ${f1(j.lastPushSeconds)} s (${f0(j.perSecond)}/s; first push ${f1(j.firstPushSeconds)} s; ` +
+          `${f0(j.received)} received; step 1 ${JSON.stringify(j.statuses)}; positions ${JSON.stringify(j.positions)})` +
+          (camp ? `; the campaign phase: ${f0(camp.pushesPerSecond)}/s` : ''),
+      );
     }
     if (PHASES.includes('throttle') && THROTTLE_PERSONS > 0) {
       process.stdout.write(`  throttle: ${f0(THROTTLE_PERSONS)} persons at ${f0(THROTTLE_RATE)}/min … `);
