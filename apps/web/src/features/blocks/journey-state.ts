@@ -1,9 +1,11 @@
 import {
+  CONDITION_LABELS,
   type ConditionKind,
   DEFAULT_JOURNEY_EXIT,
   type JourneyExitInput,
   type JourneyStepInput,
   MAX_JOURNEY_STEPS,
+  OPERATOR_LABELS,
   stepConditionSchema,
   stepWaitSchema,
   type WaitUnit,
@@ -16,6 +18,7 @@ import {
   filterBlockInput,
   filterFromBlock,
 } from './block-state.ts';
+import { describeFilter } from './block-summary.ts';
 
 /*
  * Journeys (issue #26), shared by the v2 form and the diagram: a step's wait and condition as the editors hold them,
@@ -191,4 +194,29 @@ export function checkExit(e: ExitState): FieldErrors {
   if (!e.filter.enabled) return {};
   const f = checkFilter(e.filter);
   return f.ok ? {} : f.errors;
+}
+
+const quoted = (v: unknown) => (Array.isArray(v) ? v.map((x) => `“${String(x)}”`).join(', ') : '');
+
+/** One line for a condition: its label and, for pages and events, what it compares. */
+export function describeCondition(c: Record<string, unknown> | undefined): string {
+  const kind = c?.kind as ConditionKind | undefined;
+  if (!kind || !CONDITION_LABELS[kind]) return 'Escolha a condição';
+  const label = CONDITION_LABELS[kind];
+  if (kind === 'viewed_page' || kind === 'not_viewed_page') {
+    const op = OPERATOR_LABELS[(c?.comparation as 'contain') ?? 'contain'] ?? '';
+    const pages = quoted(c?.value);
+    return pages ? `${label} que ${op.toLowerCase()} ${pages}` : `${label}: escolha as páginas`;
+  }
+  if (kind === 'event' || kind === 'no_event') {
+    const category = String(c?.category ?? '').trim();
+    if (!category) return `${label}: escolha o evento`;
+    const key = String(c?.key ?? '').trim();
+    return key ? `${label} “${category}” com ${key} ${quoted(c?.value)}` : `${label} “${category}”`;
+  }
+  if (kind === 'filter') {
+    const f = c?.filter as { values?: Record<string, unknown>[] } | undefined;
+    return f?.values?.[0]?.filter ? `${label}: ${describeFilter(f)}` : label;
+  }
+  return label;
 }

@@ -1,11 +1,4 @@
-import {
-  CONDITION_LABELS,
-  type ConditionKind,
-  describeWait,
-  formatInterval,
-  OPERATOR_LABELS,
-  type WaitUnit,
-} from '@impeto/shared';
+import { describeWait, formatInterval, type WaitUnit } from '@impeto/shared';
 import {
   type Icon,
   IconArrowsSplit2,
@@ -16,7 +9,7 @@ import {
   IconMessageForward,
   IconSend,
 } from '@tabler/icons-react';
-import { describeFilter, describeFinish, describeTrigger } from '../blocks/index.ts';
+import { describeCondition, describeFilter, describeFinish, describeTrigger } from '../blocks/index.ts';
 import { BLOCK_LABELS, CHANNEL_LABELS } from './diagram-state.ts';
 import type { DiagramBlockType, DraftBlock, StepNodeData, StepNodeType, StepPart } from './graph.ts';
 import { WEBVIEW_TYPE_LABELS, type WebviewType } from './webview.ts';
@@ -98,31 +91,6 @@ export const stepPartType = (part: StepPart): StepNodeType => (part === 'otherwi
 export const stepLabel = (step: number, branch: 'main' | 'otherwise' | StepPart = 'main') =>
   branch === 'otherwise' ? `Etapa ${step} · senão` : `Etapa ${step}`;
 
-const quoted = (v: unknown) => (Array.isArray(v) ? v.map((x) => `“${String(x)}”`).join(', ') : '');
-
-/** One line for a condition: its label and, for pages and events, what it compares. */
-export function summarizeCondition(c: Record<string, unknown> | undefined): string {
-  const kind = c?.kind as ConditionKind | undefined;
-  if (!kind || !CONDITION_LABELS[kind]) return 'Escolha a condição';
-  const label = CONDITION_LABELS[kind];
-  if (kind === 'viewed_page' || kind === 'not_viewed_page') {
-    const op = OPERATOR_LABELS[(c?.comparation as 'contain') ?? 'contain'] ?? '';
-    const pages = quoted(c?.value);
-    return pages ? `${label} que ${op.toLowerCase()} ${pages}` : `${label}: escolha as páginas`;
-  }
-  if (kind === 'event' || kind === 'no_event') {
-    const category = String(c?.category ?? '').trim();
-    if (!category) return `${label}: escolha o evento`;
-    const key = String(c?.key ?? '').trim();
-    return key ? `${label} “${category}” com ${key} ${quoted(c?.value)}` : `${label} “${category}”`;
-  }
-  if (kind === 'filter') {
-    const f = c?.filter as DraftBlock | undefined;
-    return f?.values?.[0]?.filter ? `${label}: ${describeFilter(f)}` : label;
-  }
-  return label;
-}
-
 /** One line for a step's node card. */
 export function summarizeStepNode(data: StepNodeData): string {
   if (data.part === 'wait') {
@@ -131,6 +99,6 @@ export function summarizeStepNode(data: StepNodeData): string {
     if (!Number.isInteger(amount) || amount < 1) return 'Escolha quanto esperar';
     return describeWait({ amount, unit: (w.unit as WaitUnit) ?? 'days', worktime: w.worktime === true });
   }
-  if (data.part === 'condition') return summarizeCondition(data.condition);
+  if (data.part === 'condition') return describeCondition(data.condition);
   return summarizeBlock({ type: 'dispatcher', values: data.values ?? [] });
 }

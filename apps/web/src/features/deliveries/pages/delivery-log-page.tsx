@@ -65,6 +65,10 @@ const CHANNEL_LABELS: Record<string, string> = {
 const isStatus = (v: string | null): v is DeliveryLogStatus =>
   v !== null && (DELIVERY_LOG_STATUSES as readonly string[]).includes(v);
 
+/** A journey's follow-up message (issue #26): 'Etapa 2', 'Etapa 2 · senão'; the first message (step 0) has none. */
+export const journeyStepLabel = (step: number, branch: string | undefined) =>
+  branch === 'otherwise' ? `Etapa ${step} · senão` : `Etapa ${step}`;
+
 function Row({ item }: { item: DeliveryLogItem }) {
   const detail = DETAIL_LABELS[item.detail];
   return (
@@ -78,6 +82,17 @@ function Row({ item }: { item: DeliveryLogItem }) {
         <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
           {CHANNEL_LABELS[item.channel_type] ?? item.channel_type}
         </Text>
+        {item.step > 0 ? (
+          <Badge
+            size="xs"
+            variant="light"
+            radius="sm"
+            color={item.branch === 'otherwise' ? 'orange' : 'indigo'}
+            style={{ minWidth: 'max-content' }}
+          >
+            {journeyStepLabel(item.step, item.branch)}
+          </Badge>
+        ) : null}
       </Table.Td>
       <Table.Td>
         <Group gap={4} wrap="nowrap">

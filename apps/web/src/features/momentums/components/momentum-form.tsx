@@ -16,6 +16,7 @@ import {
   IconFlask,
   IconLock,
   IconRocket,
+  IconRoute,
   IconSend,
   IconSignature,
 } from '@tabler/icons-react';
@@ -41,14 +42,18 @@ import {
   checkTrigger,
   checkWorktime,
   dispatcherBlockInput,
+  type ExitState,
   ExperimentEditor,
   type ExperimentState,
   emptyChannel,
+  emptyExit,
   emptyExperiment,
   emptyFilter,
   emptyFinish,
   emptyTrigger,
   emptyWorktime,
+  exitFromWire,
+  exitInput,
   experimentFromItem,
   type FieldErrors,
   FilterEditor,
@@ -81,6 +86,16 @@ import {
 import { SimulationPanel } from '../../simulate/index.ts';
 import { momentumQueryKey } from '../api/get-momentum.ts';
 import { type MomentumBody, useSaveMomentum } from '../api/save-momentum.ts';
+import {
+  checkJourney,
+  describeExit,
+  describeFormStep,
+  type FormStep,
+  formStepsFromItem,
+  formStepsInput,
+  type JourneyErrors,
+  JourneySection,
+} from './journey-section.tsx';
 import { displayStatus, listPath, NOUN, STATUS_COLORS, statusLabel } from './momentum-status.ts';
 import { MomentumSummary } from './momentum-summary.tsx';
 import { TimingSummary } from './timing-summary.tsx';
@@ -101,6 +116,9 @@ interface FormState {
   experiment: ExperimentState<ChannelState>;
   /** 'Horário de envio' (issue #27): throttle, local or best time, holidays, the worktime's clock. */
   timing: TimingState;
+  /** 'Jornada' (issue #26): follow-up steps after the message and when a person leaves them. */
+  steps: FormStep[];
+  exit: ExitState;
 }
 type SectionErrors = {
   title?: string;
@@ -111,6 +129,7 @@ type SectionErrors = {
   finish?: FieldErrors;
   experiment?: FieldErrors;
   timing?: TimingErrors;
+  journey?: JourneyErrors;
   /** Each variant's message errors, B at 0 (A's are `channel`). */
   variants?: (FieldErrors | undefined)[];
 };
@@ -134,6 +153,8 @@ const initialState = (item: MomentumItem | undefined): FormState =>
         finish: finishFromBlock(blockOf(item.momentums, 'finish')),
         experiment: experimentFromItem(item.experiment, variantFromValue(item.channel_uuid)),
         timing: timingFromItem(item),
+        steps: formStepsFromItem(item.steps),
+        exit: exitFromWire(item.exit),
       }
     : {
         title: '',
@@ -145,6 +166,8 @@ const initialState = (item: MomentumItem | undefined): FormState =>
         finish: emptyFinish(),
         experiment: emptyExperiment(),
         timing: emptyTiming(),
+        steps: [],
+        exit: emptyExit(),
       };
 
 export interface MomentumFormProps {
@@ -236,6 +259,10 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
     if (!x.ok) next.experiment = x.errors;
     const timing = checkTiming(state.timing, type, state.trigger.filter);
     if (!timing.ok) next.timing = timing.errors;
+    if (isMomentum) {
+      const journey = checkJourney(state.steps, state.exit);
+      if (Object.keys(journey).length) next.journey = journey;
+    }
     if (isMomentum && state.finish.enabled) {
       const fin = checkFinishFuture(state.finish);
       if (!fin.ok) next.finish = fin.errors;
@@ -278,6 +305,17 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
     return t.ok ? t.timing : {};
   };
 
+  /**
+   * `steps` and `exit` beside `momentums` when the momentum has steps, all valid, and its message went into the
+   * blocks; an edit that removed every step of a stored journey sends `steps: []`; otherwise no key.
+   */
+  const journeyOf = (momentums: unknown[]) => {
+    const hasMessage = momentums.some((b) => (b as { type?: string }).type === 'dispatcher');
+    if (isMomentum && hasMessage && state.steps.length && !Object.keys(checkJourney(state.steps, state.exit)).length)
+      return { steps: formStepsInput(state.steps), exit: exitInput(state.exit) } as Partial<MomentumBody>;
+    return item?.steps?.length && !state.steps.length ? { steps: [] } : {};
+  };
+
   const session = getSession();
   const bodyOf = (momentums: unknown[], extra: Partial<MomentumBody>, worktimeOk: boolean): MomentumBody => ({
     ...(session ? { company_uuid: session.company_uuid, user_uuid: session.user_uuid } : {}),
@@ -290,6 +328,7 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
     worktime: worktimeWithEndDate(worktimeOk ? toWorktime(state.worktime) : null, momentums),
     ...experimentOf(momentums),
     ...timingOf(),
+    ...journeyOf(momentums),
     ...(item ? { uuid: item.uuid } : {}),
     ...extra,
   });
@@ -449,6 +488,23 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
           blocks={blocks}
           scheduledAt={item?.scheduled_at}
         />
+        {isMomentum && state.steps.length ? (
+          <Alert color="indigo" variant="light" mt="lg" icon={<IconRoute />} title="Jornada">
+            <Stack gap={4}>
+              <Text size="sm">
+                Depois da primeira mensagem, {state.steps.length}{' '}
+                {state.steps.length === 1 ? 'etapa de acompanhamento' : 'etapas de acompanhamento'}:
+              </Text>
+              {state.steps.map((s, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a step is named by its position
+                <Text size="sm" key={i}>
+                  Etapa {i + 1}: {describeFormStep(s)}
+                </Text>
+              ))}
+              <Text size="sm">{describeExit(state.exit)}</Text>
+            </Stack>
+          </Alert>
+        ) : null}
         {experimentLine ? (
           <Alert color="grape" variant="light" mt="lg" icon={<IconFlask />} title="Teste A/B">
             {experimentLine}
@@ -668,8 +724,36 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
             }}
             variantA={state.channel}
             errors={errors.experiment}
+            campaign={type === 'campaign'}
           />
         </FormSection>
+        {isMomentum ? (
+          <FormSection
+            n={++n}
+            icon={<IconRoute size={20} />}
+            title="Jornada"
+            description="Opcional: até 5 mensagens de acompanhamento, cada uma depois de uma espera e de uma condição."
+          >
+            <JourneySection
+              domainUuid={domainUuid}
+              siteRoot={siteRoot}
+              channelUuid={state.channel.channel_uuid}
+              firstMessage={state.channel}
+              steps={state.steps}
+              exit={state.exit}
+              errors={errors.journey}
+              onSteps={(steps) => {
+                set('steps')(steps);
+                setErrors((e) => (e.journey ? { ...e, journey: undefined } : e));
+              }}
+              onExit={(exit) => {
+                set('exit')(exit);
+                setErrors((e) => (e.journey ? { ...e, journey: undefined } : e));
+              }}
+              storedCount={item?.steps?.length ?? 0}
+            />
+          </FormSection>
+        ) : null}
         {isMomentum ? (
           <FormSection
             n={++n}
