@@ -243,6 +243,19 @@ describe('a three-step cart-abandonment journey over 1,000 persons', () => {
       { step: 2, branch: 'main', reached: PERSONS - 200, sent: PERSONS - 200, exited_conversion: 100 },
     ]);
 
+    // The same rows in the domain's export of every journey.
+    const all = await call(
+      t.app,
+      'GET',
+      `/api/analytics/${d.uuid}/journeys?start=${day(start, -1)}&end=${day(start, 7)}`,
+      undefined,
+      owner.token,
+    );
+    expect(all.status).toBe(200);
+    expect(all.body.data).toEqual([
+      { momentum_uuid: journey.uuid, momentum_title: expect.any(String), steps: res.body.data.steps },
+    ]);
+
     // The dashboard's performance table knows which rows to expand.
     const performance = await call(
       t.app,

@@ -199,3 +199,10 @@ export interface JourneyStepResult {
   conversions: number;
   revenue: number;
 }
+
+/** One journey of a domain (GET /api/analytics/:domainUuid/journeys: the dashboard's CSV export). */
+export interface DomainJourneyReport {
+  momentum_uuid: string;
+  momentum_title: string;
+  steps: JourneyStepResult[];
+}

@@ -16,7 +16,7 @@ import type { AppContext } from '../../lib/context.ts';
 import { ok } from '../../lib/reply.ts';
 import * as analytics from './analytics.service.ts';
 import { domainExperiments, experimentReport } from './experiment.service.ts';
-import { journeyReport } from './journey.service.ts';
+import { domainJourneys, journeyReport } from './journey.service.ts';
 
 const domainParam = z.object({ domainUuid: z.uuid(msg.common.notFound) });
 
@@ -97,6 +97,12 @@ export function analyticsRoutes(ctx: AppContext) {
           journeyMessages.reportLoaded,
           await journeyReport(ctx, company(req), req.params.domainUuid, req.params.momentumUuid, req.query),
         ),
+    );
+    r.get(
+      '/analytics/:domainUuid/journeys',
+      { schema: { ...ranged, summary: 'Resultados por etapa de todas as jornadas do domínio (exportação)' } },
+      async (req) =>
+        ok(journeyMessages.reportLoaded, await domainJourneys(ctx, company(req), req.params.domainUuid, req.query)),
     );
     r.get(
       '/analytics/:domainUuid/experiments',

@@ -16,6 +16,17 @@ export const findMomentum = async (db: Db, companyUuid: string, domainUuid: stri
     )
   )[0];
 
+/** The domain's momentums with journey steps (not removed), oldest first: the CSV export's journey tables. */
+export const journeyMomentums = (db: Db, companyUuid: string, domainUuid: string) =>
+  queryRows<{ uuid: string; title: string; steps: unknown; timezone: string }>(
+    db,
+    sql`SELECT m.uuid, m.momentum_title AS title, m.steps, dm.timezone
+        FROM momentums m JOIN domains dm ON dm.uuid = m.domain_uuid
+        WHERE m.company_uuid = ${companyUuid}::uuid AND m.domain_uuid = ${domainUuid}::uuid AND m.status <> 'Deleted'
+          AND CASE WHEN jsonb_typeof(m.steps) = 'array' THEN jsonb_array_length(m.steps) > 0 ELSE false END
+        ORDER BY m.created_at, m.uuid`,
+  );
+
 const inRange = (column: string, tz: string, r: AnalyticsRange) =>
   sql`(${sql.raw(column)} AT TIME ZONE ${tz})::date BETWEEN ${r.start}::date AND ${r.end}::date`;
 

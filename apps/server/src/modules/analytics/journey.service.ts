@@ -1,27 +1,26 @@
-import { type AnalyticsRange, analyticsMessages as am, type JourneyStepResult, journeyMessages } from '@impeto/shared';
+import {
+  type AnalyticsRange,
+  analyticsMessages as am,
+  type DomainJourneyReport,
+  type JourneyStep,
+  type JourneyStepResult,
+  journeyMessages,
+} from '@impeto/shared';
 import { storedSteps } from '../../engine/journey.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { requireCompanyDomain } from '../../lib/tenancy.ts';
 import * as q from './journey.queries.ts';
 
-/**
- * A journey's report (issue #26): one row per (step, branch) in the order they run (JourneyStepResult's doc in
- * packages/shared says what each figure counts).
- */
-export async function journeyReport(
+/** One journey's rows (JourneyStepResult) over the range. */
+async function stepResults(
   ctx: AppContext,
-  companyUuid: string,
   domainUuid: string,
   momentumUuid: string,
+  steps: JourneyStep[],
+  tz: string,
   r: AnalyticsRange,
-): Promise<{ steps: JourneyStepResult[] }> {
-  await requireCompanyDomain(ctx, companyUuid, domainUuid);
-  const momentum = await q.findMomentum(ctx.db, companyUuid, domainUuid, momentumUuid);
-  if (!momentum) throw notFound(am.momentumNotFound, 'MOMENTUM_NOT_FOUND');
-  const steps = storedSteps(momentum.steps);
-  if (!steps) throw notFound(journeyMessages.noJourney, 'JOURNEY_NOT_FOUND');
-  const tz = momentum.timezone;
+): Promise<JourneyStepResult[]> {
   const [positions, deliveries, conversions] = await Promise.all([
     q.positionCounts(ctx.db, momentumUuid, tz, r),
     q.deliveryCounts(ctx.db, momentumUuid, tz, r),
@@ -58,5 +57,45 @@ export async function journeyReport(
     rows.push(row(step, 'main', created(step, 'main') + created(step, 'otherwise') + left));
     if (s.otherwise?.length) rows.push(row(step, 'otherwise', created(step, 'otherwise')));
   });
-  return { steps: rows };
+  return rows;
+}
+
+/**
+ * A journey's report (issue #26): one row per (step, branch) in the order they run (JourneyStepResult's doc in
+ * packages/shared says what each figure counts).
+ */
+export async function journeyReport(
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  momentumUuid: string,
+  r: AnalyticsRange,
+): Promise<{ steps: JourneyStepResult[] }> {
+  await requireCompanyDomain(ctx, companyUuid, domainUuid);
+  const momentum = await q.findMomentum(ctx.db, companyUuid, domainUuid, momentumUuid);
+  if (!momentum) throw notFound(am.momentumNotFound, 'MOMENTUM_NOT_FOUND');
+  const steps = storedSteps(momentum.steps);
+  if (!steps) throw notFound(journeyMessages.noJourney, 'JOURNEY_NOT_FOUND');
+  return { steps: await stepResults(ctx, domainUuid, momentumUuid, steps, momentum.timezone, r) };
+}
+
+/** Every journey of the domain over the range, oldest momentum first (the dashboard's CSV export, issue #26). */
+export async function domainJourneys(
+  ctx: AppContext,
+  companyUuid: string,
+  domainUuid: string,
+  r: AnalyticsRange,
+): Promise<DomainJourneyReport[]> {
+  await requireCompanyDomain(ctx, companyUuid, domainUuid);
+  const out: DomainJourneyReport[] = [];
+  for (const m of await q.journeyMomentums(ctx.db, companyUuid, domainUuid)) {
+    const steps = storedSteps(m.steps);
+    if (!steps) continue;
+    out.push({
+      momentum_uuid: m.uuid,
+      momentum_title: m.title,
+      steps: await stepResults(ctx, domainUuid, m.uuid, steps, m.timezone, r),
+    });
+  }
+  return out;
 }

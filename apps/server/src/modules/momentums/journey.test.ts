@@ -182,9 +182,40 @@ describe('the journey report route', () => {
     }
   });
 
+  it("the domain's export lists only momentums with steps, and answers 404 for another company's domain", async () => {
+    const range = `start=${today()}&end=${today()}`;
+    const withSteps = await create({ steps: [step()] });
+    const plain = await create({});
+    const res = await call(t.app, 'GET', `/api/analytics/${domain.uuid}/journeys?${range}`, undefined, owner.token);
+    expect(res.status).toBe(200);
+    const uuids = res.body.data.map((j: { momentum_uuid: string }) => j.momentum_uuid);
+    expect(uuids).toContain(withSteps.body.data.uuid);
+    expect(uuids).not.toContain(plain.body.data.uuid);
+    expect(
+      res.body.data.find((j: { momentum_uuid: string }) => j.momentum_uuid === withSteps.body.data.uuid).steps,
+    ).toHaveLength(2);
+    const other = await call(
+      t.app,
+      'GET',
+      `/api/analytics/${domain.uuid}/journeys?${range}`,
+      undefined,
+      stranger.token,
+    );
+    expect(other.status).toBe(404);
+    const bad = await call(
+      t.app,
+      'GET',
+      `/api/analytics/${domain.uuid}/journeys?start=x&end=y`,
+      undefined,
+      owner.token,
+    );
+    expect(bad.status).toBe(400);
+  });
+
   it('is in the OpenAPI document with the steps of the body', async () => {
     const doc = JSON.stringify((await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json());
     expect(doc).toContain('/api/analytics/{domainUuid}/momentum/{momentumUuid}/journey');
+    expect(doc).toContain('/api/analytics/{domainUuid}/journeys');
     expect(doc).toContain('on_conversion');
     expect(doc).toContain('not_viewed_page');
   });
