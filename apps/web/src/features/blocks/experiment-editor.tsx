@@ -5,9 +5,25 @@ import {
   evenWeights,
   experimentSchema,
   MAX_CONTROL_PERCENT,
+  MAX_WINNER_HOURS,
+  MAX_WINNER_TEST_PERCENT,
+  MIN_WINNER_TEST_PERCENT,
   VARIANT_NAMES,
+  type WinnerMetric,
 } from '@impeto/shared';
-import { ActionIcon, Button, Group, NumberInput, Paper, Stack, Switch, Tabs, Text } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Input,
+  NumberInput,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Switch,
+  Tabs,
+  Text,
+} from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import type { FieldErrors } from './block-state.ts';
 
@@ -24,7 +40,19 @@ export interface ExperimentState<V> {
   weights: (number | string)[];
   /** Variants B, C, … (A is the block's message). */
   others: V[];
+  /** 'Enviar a vencedora ao restante' (campaigns): absent or off, every person gets their variant at once. */
+  winner?: WinnerState;
 }
+
+/** Send the winner, as typed: test share (%), hours, metric. */
+export interface WinnerState {
+  on: boolean;
+  percent: number | string;
+  hours: number | string;
+  metric: WinnerMetric;
+}
+
+export const defaultWinner = (): WinnerState => ({ on: false, percent: 20, hours: 4, metric: 'click_rate' });
 
 export const emptyExperiment = <V,>(): ExperimentState<V> => ({ ab: false, control: 0, weights: [], others: [] });
 
@@ -40,6 +68,16 @@ export function experimentFromItem<V>(
     control: experiment.control_percent ?? 0,
     weights: variants.length >= 2 ? variants.map((v) => v.weight) : [],
     others: variants.length >= 2 ? variants.slice(1).map((v) => fromValue((v.values as unknown[])[0])) : [],
+    ...(experiment.winner
+      ? {
+          winner: {
+            on: true,
+            percent: experiment.winner.test_percent,
+            hours: experiment.winner.hours,
+            metric: experiment.winner.metric,
+          },
+        }
+      : {}),
   };
 }
 
@@ -50,15 +88,28 @@ export const experimentUsed = (s: ExperimentState<unknown>) => s.ab || Number(s.
 export function experimentBody(s: ExperimentState<unknown>, values: unknown[]): ExperimentInput | undefined {
   if (!experimentUsed(s)) return undefined;
   const control = s.control === '' ? 0 : Number(s.control);
+  const winner = s.ab && s.winner?.on ? s.winner : null;
   return {
     control_percent: control,
     variants: s.ab
       ? values.map((v, i) => ({ name: VARIANT_NAMES[i] as 'A', weight: Number(s.weights[i]), values: [v] }))
       : [],
+    ...(winner
+      ? {
+          winner: {
+            test_percent: winner.percent === '' ? Number.NaN : Number(winner.percent),
+            hours: winner.hours === '' ? Number.NaN : Number(winner.hours),
+            metric: winner.metric,
+          },
+        }
+      : {}),
   } as ExperimentInput;
 }
 
-/** The shared schema's pt-BR errors, keyed 'control', 'weights' (the sum, the count) and 'weight.<i>'. */
+/**
+ * The shared schema's pt-BR errors, keyed 'control', 'weights' (the sum, the count), 'weight.<i>' and, for send the
+ * winner, 'winner.test_percent', 'winner.hours', 'winner.metric'.
+ */
 export function checkExperiment(
   s: ExperimentState<unknown>,
   values: unknown[],
@@ -76,13 +127,15 @@ export function checkExperiment(
     const [head, i, field] = issue.path;
     // A variant's message is checked by its own editor (the tab shows its errors).
     const key =
-      head === 'control_percent'
-        ? 'control'
-        : head === 'variants' && field === 'weight'
-          ? `weight.${String(i)}`
-          : head === 'variants' && field === 'values'
-            ? null
-            : 'weights';
+      head === 'winner'
+        ? `winner.${String(i ?? 'test_percent')}`
+        : head === 'control_percent'
+          ? 'control'
+          : head === 'variants' && field === 'weight'
+            ? `weight.${String(i)}`
+            : head === 'variants' && field === 'values'
+              ? null
+              : 'weights';
     if (key) errors[key] ??= issue.message;
   }
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, experiment: undefined };
@@ -95,10 +148,19 @@ export interface ExperimentEditorProps<V> {
   variantA: V;
   errors?: FieldErrors;
   disabled?: boolean;
+  /** A campaign: the variants may be tested on part of the audience first, the winner sent to the rest. */
+  campaign?: boolean;
 }
 
-/** The 'Teste A/B' controls: variants on or off, each one's share, 'Grupo de controle'. */
-export function ExperimentEditor<V>({ value, onChange, variantA, errors = {}, disabled }: ExperimentEditorProps<V>) {
+/** The 'Teste A/B' controls: variants on or off, each one's share, send the winner (campaigns), 'Grupo de controle'. */
+export function ExperimentEditor<V>({
+  value,
+  onChange,
+  variantA,
+  errors = {},
+  disabled,
+  campaign,
+}: ExperimentEditorProps<V>) {
   const count = value.ab ? value.others.length + 1 : 0;
   const copy = () => structuredClone(variantA);
   const set = (patch: Partial<ExperimentState<V>>) => onChange({ ...value, ...patch });
@@ -176,6 +238,14 @@ export function ExperimentEditor<V>({ value, onChange, variantA, errors = {}, di
           </Stack>
         </Paper>
       ) : null}
+      {value.ab && campaign ? (
+        <WinnerEditor
+          value={value.winner ?? defaultWinner()}
+          onChange={(winner) => set({ winner })}
+          errors={errors}
+          disabled={disabled}
+        />
+      ) : null}
       <NumberInput
         label="Grupo de controle"
         description="Parte de quem se qualifica que não recebe nada, para medir quanto a mensagem vende a mais. De 0 a 50 %."
@@ -223,5 +293,85 @@ export function VariantTabs({
         ))}
       </Tabs.List>
     </Tabs>
+  );
+}
+
+const METRIC_OPTIONS: { value: WinnerMetric; label: string }[] = [
+  { value: 'click_rate', label: 'Taxa de cliques' },
+  { value: 'conversion_rate', label: 'Taxa de conversão' },
+];
+
+/** 'Enviar a vencedora ao restante': test share, hours, and the metric that picks the winner. */
+function WinnerEditor({
+  value,
+  onChange,
+  errors,
+  disabled,
+}: {
+  value: WinnerState;
+  onChange: (value: WinnerState) => void;
+  errors: FieldErrors;
+  disabled?: boolean;
+}) {
+  const set = (patch: Partial<WinnerState>) => onChange({ ...value, ...patch });
+  return (
+    <Stack gap="xs">
+      <Switch
+        label="Enviar a vencedora ao restante"
+        description="Envia as variantes a uma parte do público e, depois do tempo de teste, a que tiver a melhor taxa vai para todos os outros."
+        checked={value.on}
+        disabled={disabled}
+        onChange={(e) => set({ on: e.currentTarget.checked })}
+      />
+      {value.on ? (
+        <Paper withBorder p="sm" radius="md" component="fieldset" aria-label="Enviar a vencedora" style={{ margin: 0 }}>
+          <Stack gap="xs">
+            <Group align="flex-start" gap="sm">
+              <NumberInput
+                label="Testar em"
+                description={`De ${MIN_WINNER_TEST_PERCENT} a ${MAX_WINNER_TEST_PERCENT} % do público.`}
+                suffix=" % do público"
+                min={MIN_WINNER_TEST_PERCENT}
+                max={MAX_WINNER_TEST_PERCENT}
+                allowDecimal={false}
+                allowNegative={false}
+                clampBehavior="none"
+                value={value.percent}
+                onChange={(percent) => set({ percent })}
+                error={errors['winner.test_percent']}
+                disabled={disabled}
+                w={200}
+              />
+              <NumberInput
+                label="por"
+                description={`De 1 a ${MAX_WINNER_HOURS} horas.`}
+                suffix=" horas"
+                min={1}
+                max={MAX_WINNER_HOURS}
+                allowDecimal={false}
+                allowNegative={false}
+                clampBehavior="none"
+                value={value.hours}
+                onChange={(hours) => set({ hours })}
+                error={errors['winner.hours']}
+                disabled={disabled}
+                w={160}
+              />
+            </Group>
+            <Input.Wrapper label="Vencedora por" error={errors['winner.metric']}>
+              <div>
+                <SegmentedControl
+                  aria-label="Vencedora por"
+                  data={METRIC_OPTIONS}
+                  value={value.metric}
+                  onChange={(metric) => set({ metric: metric as WinnerMetric })}
+                  disabled={disabled}
+                />
+              </div>
+            </Input.Wrapper>
+          </Stack>
+        </Paper>
+      ) : null}
+    </Stack>
   );
 }

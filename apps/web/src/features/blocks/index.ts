@@ -12,6 +12,7 @@ export {
   experimentUsed,
   VariantTabs,
 } from './experiment-editor.tsx';
+export { METRIC_LABELS, winnerPlanLine, winnerStatusLine } from './experiment-winner.ts';
 export { FILTERS_FAILED, FilterEditor } from './filter-editor.tsx';
 export { FinishEditor } from './finish-editor.tsx';
 export { ImagePickerModal } from './image-picker-modal.tsx';

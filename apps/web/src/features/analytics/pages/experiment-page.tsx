@@ -13,6 +13,7 @@ import { useMomentumExperiment } from '../api/experiments.ts';
 import { LineChart } from '../components/charts.tsx';
 import { seriesColor } from '../components/palette.ts';
 import { RangePicker } from '../components/range-picker.tsx';
+import { WinnerDecision } from '../components/winner-decision.tsx';
 import { daysOf, shiftDay, todayInZone } from '../range.ts';
 
 const pp = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -256,6 +257,7 @@ export default function ExperimentPage() {
               <Text size="sm">Sem grupo de controle: as variantes são comparadas entre si pela taxa de cliques.</Text>
             </Alert>
           )}
+          {data.winner ? <WinnerDecision winner={data.winner} labelOf={labelOf} /> : null}
           <Card withBorder padding="md">
             <Title order={2} size="h4" mb="sm">
               Grupos lado a lado

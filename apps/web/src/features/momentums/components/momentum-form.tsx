@@ -72,6 +72,8 @@ import {
   WorktimeEditor,
   type WorktimeState,
   warnIncomplete,
+  winnerPlanLine,
+  winnerStatusLine,
   worktimeFromItem,
   worktimeWithEndDate,
 } from '../../blocks/index.ts';
@@ -462,6 +464,11 @@ export function MomentumForm({ type, domainUuid, siteRoot, item, onDraftCreated 
           ? `Variantes ${sentExperiment.variants.map((v) => `${v.name} ${v.weight} %`).join(', ')}.`
           : null,
         `Grupo de controle: ${sentExperiment.control_percent} % não recebe nada.`,
+        // Send the winner (campaigns): the plan, then when the rest goes out and with which variant.
+        sentExperiment.winner ? winnerPlanLine(sentExperiment.winner) : null,
+        sentExperiment.winner
+          ? winnerStatusLine(sentExperiment.winner, item?.experiment_decision, item?.scheduled_at)
+          : null,
       ]
         .filter(Boolean)
         .join(' ')
