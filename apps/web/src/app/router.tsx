@@ -28,6 +28,7 @@ const MomentumDiagramPage = lazy(() => import('../features/diagram/pages/momentu
 const CampaignDiagramPage = lazy(() => import('../features/diagram/pages/campaign-diagram-page.tsx'));
 const DeliveryLogPage = lazy(() => import('../features/deliveries/pages/delivery-log-page.tsx'));
 const ExperimentPage = lazy(() => import('../features/analytics/pages/experiment-page.tsx'));
+const JourneyPage = lazy(() => import('../features/analytics/pages/journey-page.tsx'));
 const DcmPage = lazy(() => import('../features/dcm/pages/dcm-page.tsx'));
 const DcmManagerPage = lazy(() => import('../features/dcm/pages/dcm-manager-page.tsx'));
 const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
@@ -89,6 +90,7 @@ export const routes: RouteObject[] = [
               { path: '/campaign/diagram', element: <CampaignDiagramPage /> },
               { path: '/v2/deliveries', element: <DeliveryLogPage /> },
               { path: '/v2/experiment', element: <ExperimentPage /> },
+              { path: '/v2/journey', element: <JourneyPage /> },
               { path: '/dcm', element: <DcmPage /> },
               { path: '/dcm/manager', element: <DcmManagerPage /> },
             ],

@@ -11,6 +11,10 @@ export const MOMENTUM_TYPE_LABELS: Record<MomentumPerformanceRow['type'], string
 export const experimentHref = (uuid: string, domainUuid: string) =>
   withDomain(`/v2/experiment?uuid=${encodeURIComponent(uuid)}`, domainUuid);
 
+/** A momentum's journey report: the funnel of its steps (issue #26). */
+export const journeyHref = (uuid: string, domainUuid: string) =>
+  withDomain(`/v2/journey?uuid=${encodeURIComponent(uuid)}`, domainUuid);
+
 /** Where a row of the dashboard leads: the item's view page. */
 export function momentumHref(type: MomentumPerformanceRow['type'], uuid: string, domainUuid: string) {
   if (type === 'dcm') return withDomain('/dcm', domainUuid);

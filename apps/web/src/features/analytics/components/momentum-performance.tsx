@@ -1,14 +1,29 @@
 import type { MomentumPerformanceRow } from '@impeto/shared';
 import { ATTRIBUTION_WINDOWS } from '@impeto/shared/core';
-import { Anchor, Badge, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Group,
+  Paper,
+  ScrollArea,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconTrophy } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronRight, IconTrophy } from '@tabler/icons-react';
+import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
 import { formatCount, formatDay, formatMoney, formatPercent, formatShortDay } from '../../../lib/format.ts';
 import type { WidgetParams } from '../api/analytics-query.ts';
+import { useMomentumJourney } from '../api/journey.ts';
 import { useMomentumPerformance } from '../api/momentum-performance.ts';
 import { useMomentumsDaily } from '../api/momentums-daily.ts';
-import { experimentHref, MOMENTUM_TYPE_LABELS, momentumHref } from './momentum-links.ts';
+import { JourneyStepsTable } from './journey-steps.tsx';
+import { experimentHref, journeyHref, MOMENTUM_TYPE_LABELS, momentumHref } from './momentum-links.ts';
 import { WidgetCard, WidgetEmpty } from './widget-card.tsx';
 
 const percentOf = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
@@ -95,6 +110,27 @@ function figuresOf(row: MomentumPerformanceRow): [string, string][] {
   ];
 }
 
+/** A journey's rows under its momentum (issue #26): read when the row is opened. */
+function JourneyRows({ params, row }: { params: WidgetParams; row: MomentumPerformanceRow }) {
+  const journey = useMomentumJourney(params.domainUuid, row.momentum_uuid, params.range);
+  const title = row.momentum_title || 'Sem título';
+  if (journey.isError)
+    return (
+      <Text size="sm" c="red">
+        Não foi possível carregar as etapas da jornada.
+      </Text>
+    );
+  if (!journey.data) return <Skeleton height={96} radius="sm" aria-label={`Carregando as etapas de ${title}`} />;
+  return (
+    <Stack gap={6}>
+      <JourneyStepsTable rows={journey.data} label={`Etapas da jornada de ${title}`} />
+      <Anchor component={Link} to={journeyHref(row.momentum_uuid, params.domainUuid)} size="xs">
+        Ver o funil da jornada
+      </Anchor>
+    </Stack>
+  );
+}
+
 /** A phone's version of the table: each momentum whole (its title wraps), its days and every figure labelled. */
 function PerformanceList({
   rows,
@@ -133,6 +169,17 @@ function PerformanceList({
               Teste A/B
             </Anchor>
           ) : null}
+          {row.journey ? (
+            <Anchor
+              component={Link}
+              to={journeyHref(row.momentum_uuid, domainUuid)}
+              size="xs"
+              ml={row.has_experiment ? 'sm' : 0}
+              aria-label={`Jornada de ${row.momentum_title || 'Sem título'}`}
+            >
+              Jornada
+            </Anchor>
+          ) : null}
           <SimpleGrid cols={2} spacing={6} verticalSpacing={4}>
             {figuresOf(row).map(([label, value]) => (
               <Group key={label} justify="space-between" gap={4} wrap="nowrap">
@@ -158,6 +205,14 @@ export function MomentumPerformance(params: WidgetParams) {
   const rows = query.data ?? [];
   const totals = totalsOf(rows);
   const daysOf = activeDaysOf(daily.data ?? []);
+  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (uuid: string) =>
+    setOpened((o) => {
+      const next = new Set(o);
+      if (next.has(uuid)) next.delete(uuid);
+      else next.add(uuid);
+      return next;
+    });
   return (
     <WidgetCard
       title="Desempenho dos momentums"
@@ -191,48 +246,73 @@ export function MomentumPerformance(params: WidgetParams) {
                 </Table.Thead>
                 <Table.Tbody>
                   {rows.map((row) => (
-                    <Table.Tr key={row.momentum_uuid}>
-                      <Table.Td maw={{ base: 150, sm: 280 }} {...sticky}>
-                        <Group gap={6} wrap="nowrap">
-                          <Anchor
-                            component={Link}
-                            to={momentumHref(row.type, row.momentum_uuid, params.domainUuid)}
-                            size="sm"
-                            fw={600}
-                            truncate="end"
-                          >
-                            {row.momentum_title || 'Sem título'}
-                          </Anchor>
-                          {row.type !== 'momentum' ? (
-                            <Badge size="xs" variant="light" color={row.type === 'campaign' ? 'orange' : 'cyan'}>
-                              {MOMENTUM_TYPE_LABELS[row.type]}
-                            </Badge>
-                          ) : null}
-                          {row.has_experiment ? (
+                    <Fragment key={row.momentum_uuid}>
+                      <Table.Tr>
+                        <Table.Td maw={{ base: 150, sm: 280 }} {...sticky}>
+                          <Group gap={6} wrap="nowrap">
+                            {row.journey ? (
+                              <ActionIcon
+                                variant="subtle"
+                                size="sm"
+                                color="gray"
+                                onClick={() => toggle(row.momentum_uuid)}
+                                aria-expanded={opened.has(row.momentum_uuid)}
+                                aria-label={`${opened.has(row.momentum_uuid) ? 'Ocultar' : 'Mostrar'} as etapas da jornada de ${row.momentum_title || 'Sem título'}`}
+                              >
+                                {opened.has(row.momentum_uuid) ? (
+                                  <IconChevronDown size={16} />
+                                ) : (
+                                  <IconChevronRight size={16} />
+                                )}
+                              </ActionIcon>
+                            ) : null}
                             <Anchor
                               component={Link}
-                              to={experimentHref(row.momentum_uuid, params.domainUuid)}
-                              size="xs"
-                              style={{ whiteSpace: 'nowrap' }}
-                              aria-label={`Teste A/B de ${row.momentum_title || 'Sem título'}`}
+                              to={momentumHref(row.type, row.momentum_uuid, params.domainUuid)}
+                              size="sm"
+                              fw={600}
+                              truncate="end"
                             >
-                              Teste A/B
+                              {row.momentum_title || 'Sem título'}
                             </Anchor>
-                          ) : null}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{daysOf(row.momentum_uuid)}</Table.Td>
-                      <Table.Td {...num}>{formatCount(row.notifications_sent)}</Table.Td>
-                      <Table.Td {...num}>{formatCount(row.notifications_viewed)}</Table.Td>
-                      <Table.Td {...num}>{formatCount(row.notifications_clicked)}</Table.Td>
-                      <Table.Td {...num}>{formatPercent(row.notifications_ctr)}</Table.Td>
-                      <Table.Td {...num}>{formatCount(row.not_convertion)}</Table.Td>
-                      <Table.Td {...num} fw={600}>
-                        {formatMoney(row.not_convertion_profit)}
-                      </Table.Td>
-                      <Table.Td {...num}>{formatCount(row.not_cart_access)}</Table.Td>
-                      <Table.Td {...num}>{formatPercent(row.not_cart_access_percent)}</Table.Td>
-                    </Table.Tr>
+                            {row.type !== 'momentum' ? (
+                              <Badge size="xs" variant="light" color={row.type === 'campaign' ? 'orange' : 'cyan'}>
+                                {MOMENTUM_TYPE_LABELS[row.type]}
+                              </Badge>
+                            ) : null}
+                            {row.has_experiment ? (
+                              <Anchor
+                                component={Link}
+                                to={experimentHref(row.momentum_uuid, params.domainUuid)}
+                                size="xs"
+                                style={{ whiteSpace: 'nowrap' }}
+                                aria-label={`Teste A/B de ${row.momentum_title || 'Sem título'}`}
+                              >
+                                Teste A/B
+                              </Anchor>
+                            ) : null}
+                          </Group>
+                        </Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{daysOf(row.momentum_uuid)}</Table.Td>
+                        <Table.Td {...num}>{formatCount(row.notifications_sent)}</Table.Td>
+                        <Table.Td {...num}>{formatCount(row.notifications_viewed)}</Table.Td>
+                        <Table.Td {...num}>{formatCount(row.notifications_clicked)}</Table.Td>
+                        <Table.Td {...num}>{formatPercent(row.notifications_ctr)}</Table.Td>
+                        <Table.Td {...num}>{formatCount(row.not_convertion)}</Table.Td>
+                        <Table.Td {...num} fw={600}>
+                          {formatMoney(row.not_convertion_profit)}
+                        </Table.Td>
+                        <Table.Td {...num}>{formatCount(row.not_cart_access)}</Table.Td>
+                        <Table.Td {...num}>{formatPercent(row.not_cart_access_percent)}</Table.Td>
+                      </Table.Tr>
+                      {row.journey && opened.has(row.momentum_uuid) ? (
+                        <Table.Tr>
+                          <Table.Td colSpan={2 + PERFORMANCE_COLUMNS.length} bg="var(--mantine-color-gray-0)">
+                            <JourneyRows params={params} row={row} />
+                          </Table.Td>
+                        </Table.Tr>
+                      ) : null}
+                    </Fragment>
                   ))}
                 </Table.Tbody>
                 {rows.length > 1 ? (

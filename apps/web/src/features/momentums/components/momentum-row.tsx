@@ -11,6 +11,7 @@ import {
   IconPlayerPause,
   IconPlayerPlay,
   IconPointer,
+  IconRoute,
   IconSend,
   IconTrash,
 } from '@tabler/icons-react';
@@ -186,6 +187,13 @@ function useItemActions(item: MomentumItem) {
             label={`Teste A/B de ${title}`}
             icon={<IconFlask size={17} />}
             onClick={() => navigate(`/v2/experiment?uuid=${item.uuid}`)}
+          />
+        ) : null}
+        {item.steps?.length ? (
+          <Action
+            label={`Jornada de ${title}`}
+            icon={<IconRoute size={17} />}
+            onClick={() => navigate(`/v2/journey?uuid=${item.uuid}`)}
           />
         ) : null}
         {actions.edit ? <Action label={`Editar ${title}`} icon={<IconPencil size={17} />} onClick={edit} /> : null}
