@@ -422,6 +422,39 @@ describe('positions', () => {
     ]);
   });
 
+  it("a wait 'no horário de funcionamento' that ends outside the worktime moves to its next opening", async () => {
+    t.clock.set('2026-11-20T20:00:00.000Z'); // Friday 17:00 in São Paulo
+    const d = await site();
+    const people = await subscribers(d, 2);
+    const journey = await createJourney(d, topbar('Seu carrinho'), {
+      worktime: { weekdays: [1, 2, 3, 4, 5], start_at: '09:00', stop_at: '18:00' },
+      steps: [
+        {
+          wait: { amount: 2, unit: 'hours', worktime: true },
+          condition: { kind: 'not_converted' },
+          values: [topbar('Volte!')],
+        },
+      ],
+    });
+    await visitCart(d, people);
+    await dispatchAll();
+    t.clock.set('2026-11-21T15:00:00.000Z'); // Saturday
+    await dispatchAll();
+    // The wait ended Friday 19:00, after closing: the step waits for Monday 09:00, nothing inserted meanwhile.
+    const waiting = await queryRows<{ due_at: string }>(
+      t.app.ctx.db,
+      sql`SELECT due_at::text FROM journey_positions WHERE momentum_uuid = ${journey.uuid}::uuid`,
+    );
+    expect(waiting.map((w) => new Date(w.due_at).toISOString())).toEqual([
+      '2026-11-23T12:00:00.000Z',
+      '2026-11-23T12:00:00.000Z',
+    ]);
+    expect((await stepsByPerson(journey.uuid)).get(people[0]!.visitor_id)).toEqual(['0']);
+    t.clock.set('2026-11-23T12:00:30.000Z'); // Monday 09:00
+    await dispatchAll();
+    for (const p of people) expect((await stepsByPerson(journey.uuid)).get(p.visitor_id)).toEqual(['0', '1']);
+  });
+
   it('editing a paused journey keeps the persons at their step number', async () => {
     t.clock.set(new Date());
     const d = await site();
