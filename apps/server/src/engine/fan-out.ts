@@ -5,7 +5,7 @@ import { FANOUT_PAGE } from './defaults.ts';
 import * as q from './deliveries.queries.ts';
 import { type CompiledMomentum, compileStored } from './matcher.ts';
 import { unreachableReasonSql } from './qualify.ts';
-import { busiestHour, mostActiveHours, plannedPage } from './timing.queries.ts';
+import { busiestHour, insertPlannedPage, mostActiveHours, plannedPage } from './timing.queries.ts';
 import { chainOffsets, createSendPlanner, createThrottle, type DomainTiming, needsPlan, personZone } from './timing.ts';
 import { decidedWinner, winnerTest } from './winner-decision.ts';
 
@@ -96,36 +96,31 @@ export function createFanOut(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>, deps
             until: at,
           })
         : null;
-      const rows: q.NewDelivery[] = [];
+      const firsts: { u: string; d: number }[] = [];
+      const skips: { u: string; r: string }[] = [];
       page.forEach((p, i) => {
-        const base = {
-          domainUuid: m.domain_uuid,
-          momentumUuid: m.uuid,
-          personUuid: p.uuid,
-          channelType,
-          triggerAt: at,
-          unlessPending: false,
-        };
         if (p.skip !== null) {
-          rows.push({ ...base, dedupeKey: `${m.uuid}:${p.uuid}:${occurrence}:skipped`, dueAt: at, skipReason: p.skip });
+          skips.push({ u: p.uuid, r: p.skip });
           return;
         }
         const planned = plan(zones[i]!.zone, hours?.get(p.uuid) ?? domainHour);
         if (!planned) return;
-        const first = throttle ? throttle.slot(planned) : planned;
-        offsets.forEach((secs, k) => {
-          rows.push({
-            ...base,
-            dedupeKey: `${m.uuid}:${p.uuid}:${occurrence}:${k}`,
-            dueAt: new Date(first.getTime() + secs * 1000),
-          });
-        });
+        firsts.push({ u: p.uuid, d: (throttle ? throttle.slot(planned) : planned).getTime() });
       });
-      const inserted = await q.insertDeliveries(db, rows, clock.now());
-      const queued = inserted.filter((r) => r.status === 'queued').length;
-      total += queued;
-      skipped += inserted.length - queued;
-      if (queued) deps.wake();
+      const written = await insertPlannedPage(db, {
+        domainUuid: m.domain_uuid,
+        momentumUuid: m.uuid,
+        channelType,
+        occurrence,
+        at,
+        offsets,
+        firsts,
+        skips,
+        now: clock.now(),
+      });
+      total += written.queued;
+      skipped += written.skipped;
+      if (written.queued) deps.wake();
       if (read.length < FANOUT_PAGE) break;
       after = read[read.length - 1]!.uuid;
     }

@@ -149,13 +149,20 @@ describe('a local-time campaign', () => {
       manaus: await subscriber(target, PLACES.manaus),
       rioBranco: await subscriber(target, PLACES.rioBranco),
     };
+    // A visitor who never accepted push: one skipped row, no send.
+    const unreachable = `v-${randomUUID()}`;
+    await collect(target, unreachable, [{ t: 'pv', u: `${target.root}/` }]);
     const uuid = await create(target, {
       type: 'campaign',
       momentums: [everyone, pushBlock('Bom dia!')],
       send_at_local_time: '10:00',
     });
     await moveTo('2026-03-11T11:01:00Z');
-    const dues = Object.fromEntries((await deliveriesOf(uuid)).map((d) => [d.visitor_id, iso(d.due_at)]));
+    const planned = await deliveriesOf(uuid);
+    expect(planned.filter((d) => d.status === 'skipped').map((d) => d.visitor_id)).toEqual([unreachable]);
+    const dues = Object.fromEntries(
+      planned.filter((d) => d.status !== 'skipped').map((d) => [d.visitor_id, iso(d.due_at)]),
+    );
     expect(dues).toEqual({
       [people.noronha.vid]: '2026-03-11T12:00:00.000Z',
       [people.saoPaulo.vid]: '2026-03-11T13:00:00.000Z',
@@ -174,7 +181,7 @@ describe('a local-time campaign', () => {
     await moveTo('2026-03-11T16:00:00Z');
     await moveTo('2026-03-12T16:00:00Z');
     expect(counts()).toEqual([1, 1, 1, 1]);
-    expect((await deliveriesOf(uuid)).map((d) => d.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
+    expect((await deliveriesOf(uuid)).map((d) => d.status)).toEqual(['skipped', 'sent', 'sent', 'sent', 'sent']);
   });
 });
 

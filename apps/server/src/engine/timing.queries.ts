@@ -108,3 +108,56 @@ export async function setDueTimes(db: Db, rows: { id: string; dueAt: Date }[]) {
         WHERE d.id = r.id`,
   );
 }
+
+/**
+ * One planned page of an occurrence written in one statement: each reachable person's chain from their first send
+ * (`firsts`: epoch ms, as timing.ts planned it) spaced by the repeat `offsets` (seconds), each unreachable one a
+ * `skipped` row with the reason, keyed as fanOutPage keys them (safe to run twice). Only uuids and instants travel:
+ * the rows are built by the database. Answers the rows inserted queued and skipped.
+ */
+export async function insertPlannedPage(
+  db: Db,
+  input: {
+    domainUuid: string;
+    momentumUuid: string;
+    channelType: string;
+    occurrence: string;
+    at: Date;
+    offsets: number[];
+    firsts: { u: string; d: number }[];
+    skips: { u: string; r: string }[];
+    now: Date;
+  },
+) {
+  if (input.firsts.length === 0 && input.skips.length === 0) return { queued: 0, skipped: 0 };
+  const prefix = `${input.momentumUuid}:`;
+  const suffix = `:${input.occurrence}:`;
+  const [row] = await queryRows<{ queued: number; skipped: number }>(
+    db,
+    sql`
+    WITH planned AS (
+      SELECT f.u, to_timestamp(f.d / 1000.0) AS first FROM jsonb_to_recordset(${json(input.firsts)}) AS f(u uuid, d float8)
+    ), chain AS (
+      SELECT (ordinality - 1)::int AS i, value::text::float8 AS secs
+      FROM jsonb_array_elements(${json(input.offsets)}) WITH ORDINALITY
+    ), ins AS (
+      INSERT INTO deliveries (id, domain_uuid, momentum_uuid, person_uuid, channel_type, dedupe_key, status, error,
+                              trigger_at, due_at, created_at, updated_at)
+      SELECT gen_random_uuid(), ${input.domainUuid}::uuid, ${input.momentumUuid}::uuid, p.u, ${input.channelType}::text,
+             ${prefix}::text || p.u::text || ${suffix}::text || c.i::text, 'queued', NULL,
+             ${input.at}::timestamptz, p.first + make_interval(secs => c.secs), ${input.now}::timestamptz, ${input.now}::timestamptz
+      FROM planned p CROSS JOIN chain c
+      UNION ALL
+      SELECT gen_random_uuid(), ${input.domainUuid}::uuid, ${input.momentumUuid}::uuid, s.u, ${input.channelType}::text,
+             ${prefix}::text || s.u::text || ${suffix}::text || 'skipped', 'skipped', s.r,
+             ${input.at}::timestamptz, ${input.at}::timestamptz, ${input.now}::timestamptz, ${input.now}::timestamptz
+      FROM jsonb_to_recordset(${json(input.skips)}) AS s(u uuid, r text)
+      ON CONFLICT (dedupe_key) DO NOTHING
+      RETURNING status
+    )
+    SELECT (count(*) FILTER (WHERE status = 'queued'))::int AS queued,
+           (count(*) FILTER (WHERE status = 'skipped'))::int AS skipped
+    FROM ins`,
+  );
+  return { queued: Number(row?.queued ?? 0), skipped: Number(row?.skipped ?? 0) };
+}
