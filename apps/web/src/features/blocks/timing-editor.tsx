@@ -70,8 +70,8 @@ export function checkTiming(
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, timing };
 }
 
-/** The summary's lines for the options that are on. */
-export function describeTiming(t: MomentumTiming): string[] {
+/** The summary's lines for the options that are on (`triggerFilter`: the item's trigger, 'recurrence' or another). */
+export function describeTiming(t: MomentumTiming, triggerFilter = ''): string[] {
   const lines: string[] = [];
   if (t.send_at_local_time)
     lines.push(`Às ${t.send_at_local_time} no horário de cada visitante (nas próximas 24 horas).`);
@@ -79,7 +79,12 @@ export function describeTiming(t: MomentumTiming): string[] {
   if (t.throttle_per_minute)
     lines.push(`No máximo ${t.throttle_per_minute.toLocaleString('pt-BR')} envios por minuto, espaçados por igual.`);
   if (t.skip_holidays) lines.push('Não envia em feriados: passa para o dia seguinte.');
-  if (t.worktime_zone === 'visitor') lines.push('Cronograma no horário do visitante.');
+  if (t.worktime_zone === 'visitor')
+    lines.push(
+      triggerFilter === 'recurrence'
+        ? 'Recorrência e Cronograma no horário de cada visitante.'
+        : 'Cronograma no horário do visitante.',
+    );
   return lines;
 }
 
@@ -146,8 +151,16 @@ export function TimingEditor({ type, triggerFilter, value, onChange, errors = {}
         />
       ) : null}
       <Checkbox
-        label="Cronograma no horário do visitante"
-        description="Os dias e horários do Cronograma valem no fuso de cada visitante, não no do domínio."
+        label={
+          triggerFilter === 'recurrence'
+            ? 'Recorrência e Cronograma no horário do visitante'
+            : 'Cronograma no horário do visitante'
+        }
+        description={
+          triggerFilter === 'recurrence'
+            ? 'O horário da recorrência e os do Cronograma valem no fuso de cada visitante: às 10:00 de cada um, não às 10:00 do domínio.'
+            : 'Os dias e horários do Cronograma valem no fuso de cada visitante, não no do domínio.'
+        }
         checked={value.visitorWorktime}
         onChange={(e) => set('visitorWorktime', e.currentTarget.checked)}
       />
