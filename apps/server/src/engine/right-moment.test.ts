@@ -248,6 +248,56 @@ describe('a recurrence on the visitor’s clock', () => {
   });
 });
 
+describe('the domain’s time zone', () => {
+  it('sets the clock of its recurrences and worktime: a domain in Manaus sends at 10:00 and opens at 09:00 there', async () => {
+    // Monday 6 April 2026, 07:00 in Manaus (08:00 in São Paulo).
+    t.clock.set('2026-04-06T11:00:00Z');
+    const target = await site('Loja Manaus');
+    const zone = await call(
+      t.app,
+      'PUT',
+      `/api/domain/update/${target.uuid}`,
+      { domain: { timezone: 'America/Manaus' } },
+      owner.token,
+    );
+    expect(zone.status).toBe(200);
+    const someone = await subscriber(target);
+    const tuesdays = {
+      type: 'trigger',
+      regex: false,
+      values: [{ filter: 'recurrence', comparation: 'weekly', value: ['tuesday'], hours: '10:00', dischargeIn: [] }],
+    };
+    const weekly = await create(target, { type: 'momentum', momentums: [everyone, tuesdays, pushBlock('Terça')] });
+    const offer = {
+      type: 'trigger',
+      regex: false,
+      values: [{ filter: 'pageview', comparation: 'contain', value: ['/oferta'], dischargeIn: [] }],
+    };
+    const office = await create(target, {
+      type: 'momentum',
+      momentums: [everyone, offer, pushBlock('Oferta')],
+      worktime: { weekdays: [1, 2, 3, 4, 5], start_at: '09:00', stop_at: '18:00' },
+    });
+    // 08:30 in Manaus (09:30 in São Paulo): outside the domain's worktime, held until 09:00 there.
+    t.clock.set('2026-04-06T12:30:00Z');
+    await collect(target, someone.vid, [{ t: 'pv', u: `${target.root}/oferta` }]);
+    await moveTo('2026-04-06T12:31:00Z');
+    expect((await deliveriesOf(office)).map((d) => [d.status, iso(d.due_at)])).toEqual([
+      ['queued', '2026-04-06T13:00:00.000Z'],
+    ]);
+    await moveTo('2026-04-06T13:00:00Z');
+    expect(received(someone.endpoint)).toBe(1);
+    // Tuesday 10:00 in Manaus is 14:00 UTC (11:00 in São Paulo, when nothing goes).
+    await moveTo('2026-04-07T13:00:00Z');
+    expect(received(someone.endpoint)).toBe(1);
+    await moveTo('2026-04-07T14:00:00Z');
+    expect((await deliveriesOf(weekly)).map((d) => [d.status, iso(d.due_at)])).toEqual([
+      ['sent', '2026-04-07T14:00:00.000Z'],
+    ]);
+    expect(received(someone.endpoint)).toBe(2);
+  });
+});
+
 describe('quiet hours', () => {
   it('hold a push due inside the window on the visitor’s clock until its end; on-site messages go', async () => {
     // 23:30 in São Paulo, 21:30 in Acre.
