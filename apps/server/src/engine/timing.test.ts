@@ -120,3 +120,32 @@ describe('a recurrence’s next tick', () => {
     expect(nextOccurrence(weekly('2026-11-24T13:00:00.000Z'), SP, null, friday)).toBeNull();
   });
 });
+
+describe('a recurrence on the visitor’s clock', () => {
+  const daily = (timing: { worktime_zone?: 'visitor' } | null) =>
+    compileMomentum({
+      uuid: '00000000-0000-4000-8000-0000000000a2',
+      domainUuid: '00000000-0000-4000-8000-0000000000d1',
+      type: 'momentum',
+      status: 'Active',
+      version: 1,
+      blocks: [
+        { type: 'trigger', values: [{ filter: 'recurrence', comparation: 'daily', value: [], hours: '10:00' }] },
+        push(),
+      ],
+      worktime: null,
+      activatedAt: null,
+      timing,
+    });
+
+  it('ticks when the first clock on Earth (UTC+14) reads its time; an activation keeps the occurrence still to come somewhere', () => {
+    // 18:00 in São Paulo on 1 April: 11:00 of 2 April at UTC+14.
+    const now = at('2026-04-01T21:00:00Z');
+    expect(nextOccurrence(daily(null), SP, now, now)?.toISOString()).toBe('2026-04-02T13:00:00.000Z');
+    const visitor = daily({ worktime_zone: 'visitor' });
+    expect(visitor.recurrenceOnVisitorClock).toBe(true);
+    // 3 April 10:00 at UTC+14; with `ongoing`, 1 April's (10:00 has not come to UTC−12 yet).
+    expect(nextOccurrence(visitor, SP, now, now)?.toISOString()).toBe('2026-04-02T20:00:00.000Z');
+    expect(nextOccurrence(visitor, SP, now, now, true)?.toISOString()).toBe('2026-03-31T20:00:00.000Z');
+  });
+});
