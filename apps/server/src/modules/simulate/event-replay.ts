@@ -79,6 +79,9 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
   const to = sim.to;
 
   let filter: Pick<q.PersonEventsInput, 'kind' | 'urls' | 'categories' | 'propKey'>;
+  /** For page views sent by number: what the matcher answers for each address (starts, cancels), asked once. */
+  let startsAt: boolean[] = [];
+  let cancelsAt: boolean[] = [];
   if (m.triggerKind === 'events') {
     const { categories, key } = eventTriggerOf(input.blocks);
     if (categories.length === 0) return;
@@ -95,77 +98,121 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
       ts: from,
     });
     const all = await q.distinctPageUrls(db, companyUuid, { domainUuid, from, to, limit: URL_PREFILTER_LIMIT });
+    if (all) {
+      startsAt = all.map((u) => m.starts(asEvent(u)));
+      cancelsAt = all.map((u) => m.cancels(asEvent(u)));
+    }
     // The addresses the matcher starts or cancels on (the others change nothing), each then sent as its number.
-    const urls = all ? all.filter((u) => m.starts(asEvent(u)) || m.cancels(asEvent(u))) : null;
-    if (urls && urls.length === 0) return;
-    filter = { kind: 'pageview', urls, categories: null, propKey: null };
+    const kept = all ? all.map((_, i) => i).filter((i) => startsAt[i] || cancelsAt[i]) : null;
+    if (kept && kept.length === 0) return;
+    if (all && kept) {
+      startsAt = kept.map((i) => startsAt[i]!);
+      cancelsAt = kept.map((i) => cancelsAt[i]!);
+    }
+    filter = { kind: 'pageview', urls: kept ? kept.map((i) => all![i]!) : null, categories: null, propKey: null };
+  }
+  const single = m.repeats.length === 0;
+
+  /*
+   * The person being replayed (one at a time): their row, their record (read when an event first starts something
+   * for them: what waits is theirs, so it is set then), the dedupe keys they took (the deliveries table's unique key,
+   * without the `momentum:person:` prefix) and their planned sends by due time.
+   */
+  let row: q.PersonEvents;
+  let person: PersonView | undefined;
+  let unreachable = new Map<string, string>();
+  let keys: string[] = [];
+  let queue: Pending[] = [];
+  let seq = 0;
+  let prefixLength = 0;
+  const end = to.getTime();
+
+  function finish(item: Pending, at: Date, d: Exclude<ReturnType<typeof decide>, { kind: 'later' }>) {
+    // recordOutcomes: a delivery that ends without being sent frees its key, so a later trigger may start it again.
+    if (d.kind === 'removed') {
+      const k = keys.indexOf(item.key);
+      if (k >= 0) keys.splice(k, 1);
+    }
+    record(sim, person!, at, d);
   }
 
-  const cursor = await q.openCursor<q.PersonEvents>(
-    input.database,
-    q.personEventsQuery(companyUuid, { domainUuid, from, to, ...filter, cap: sim.cap !== null, except: input.except }),
-  );
-  try {
-    for (;;) {
-      await nextTurn();
-      if (input.signal.aborted) throw input.signal.reason;
-      const rows = await cursor.read(BATCH);
-      for (const row of rows) replayPerson(row);
-      if (rows.length < BATCH) break;
+  /** Decides every pending send due before `until` (strictly: an event at the same instant is matched first). */
+  function runUntil(until: number) {
+    while (queue.length > 0 && queue[0]!.dueAt < until) {
+      const next = queue.shift()!;
+      const at = new Date(next.dueAt);
+      const d = decide(sim, person!, at);
+      if (d.kind === 'later') {
+        // Deferred, even past the end: it stays queued (its key taken) as the engine's row does.
+        next.dueAt = d.at.getTime();
+        next.seq = seq++;
+        next.waiting = { stage: d.stage, reason: d.reason };
+        enqueue(queue, next);
+      } else finish(next, at, d);
     }
-  } finally {
-    await cursor.close();
+  }
+
+  /** matching.ts for one candidate: qualifiedDeliveries' rows, inserted as insertDeliveries would. */
+  function start(e: StoredEvent) {
+    if (!person) {
+      person = personView(sim, row, row.real ?? []);
+      unreachable = new Map();
+      if (person.unreachable) unreachable.set(reachKey(m.channelType, person.uuid), person.unreachable);
+    }
+    const p = person;
+    // What qualifiedDeliveries would answer is all kept out: a repeat chain while one waits, the once key (or the
+    // skipped row's) taken.
+    if (single ? keys.includes(p.unreachable ? 'skipped' : 'once') : queue.length > 0 && !p.unreachable) return;
+    const rows = qualifiedDeliveries([{ momentum: m, personUuid: p.uuid, event: e }], unreachable);
+    const hasPending = queue.length > 0;
+    for (const r of rows) {
+      const key = r.dedupeKey.slice(prefixLength);
+      if (keys.includes(key) || (r.unlessPending && hasPending)) continue;
+      // A repeat chain's keys carry the trigger event's id: no later row can take them, so they are not kept.
+      if (!r.unlessPending) keys.push(key);
+      tally.enter();
+      if (r.skipReason) {
+        // The engine's skipped row: the channel cannot reach the person (the funnel tells the filter first).
+        tally.removed(
+          p.passes ? 'channel' : 'filter',
+          p.uuid,
+          p.who,
+          p.passes ? r.skipReason : engineMessages.outOfAudience,
+          e.ts,
+        );
+        continue;
+      }
+      enqueue(queue, { dueAt: r.dueAt.getTime(), triggerAt: r.triggerAt.getTime(), seq: seq++, key });
+    }
   }
 
   /** One person's events in stored order, with their planned sends decided in time order between them. */
-  function replayPerson(row: q.PersonEvents) {
-    /** Read when an event first starts something for them (what waits is theirs, so `person` is set then). */
-    let person: PersonView = undefined as unknown as PersonView;
-    let unreachable: Map<string, string> | undefined;
-    /** Dedupe keys taken (the deliveries table's unique key), without the `momentum:person:` prefix. */
-    const keys: string[] = [];
-    const queue: Pending[] = [];
-    let seq = 0;
-    const prefixLength = `${m.uuid}:${row.uuid}:`.length;
-
-    const finish = (item: Pending, at: Date, d: Exclude<ReturnType<typeof decide>, { kind: 'later' }>) => {
-      // recordOutcomes: a delivery that ends without being sent frees its key, so a later trigger may start it again.
-      if (d.kind === 'removed') {
-        const k = keys.indexOf(item.key);
-        if (k >= 0) keys.splice(k, 1);
-      }
-      record(sim, person, at, d);
-    };
-
-    /** Decides every pending send due before `until` (strictly: an event at the same instant is matched first). */
-    const runUntil = (until: number) => {
-      while (queue.length > 0 && queue[0]!.dueAt < until) {
-        const next = queue.shift()!;
-        const at = new Date(next.dueAt);
-        const d = decide(sim, person, at);
-        if (d.kind === 'later') {
-          // Deferred, even past the end: it stays queued (its key taken) as the engine's row does.
-          next.dueAt = d.at.getTime();
-          next.seq = seq++;
-          next.waiting = { stage: d.stage, reason: d.reason };
-          enqueue(queue, next);
-        } else finish(next, at, d);
-      }
-    };
-
-    for (const [t, id, page, category, props] of row.events) {
+  function replayPerson(r: q.PersonEvents) {
+    row = r;
+    person = undefined;
+    keys = [];
+    queue = [];
+    seq = 0;
+    prefixLength = m.uuid.length + r.uuid.length + 2;
+    // In stored order (ts to the microsecond, then id): the database grouped them in none.
+    r.events.sort(byStoredOrder);
+    for (const [us, id, page, category, props] of r.events) {
+      const t = Math.floor(us / 1000);
+      if (queue.length > 0) runUntil(t);
+      const byNumber = typeof page === 'number';
+      // Nothing waits and the address starts nothing: the event changes nothing.
+      if (byNumber && !startsAt[page - 1] && (queue.length === 0 || !cancelsAt[page - 1])) continue;
       const e: StoredEvent = {
         id,
         domainUuid,
-        personUuid: row.uuid,
+        personUuid: r.uuid,
         kind: filter.kind,
-        url: typeof page === 'number' ? filter.urls![page - 1]! : (page ?? null),
+        url: byNumber ? filter.urls![page - 1]! : (page ?? null),
         category: category ?? null,
         props: props ?? null,
         ts: new Date(t),
       };
-      runUntil(t);
-      if (m.cancels(e)) {
+      if (queue.length > 0 && (byNumber ? cancelsAt[page - 1] : m.cancels(e))) {
         // matching.ts cancelForGoal: what waits, triggered before the goal page, is cancelled and its key freed.
         for (let i = 0; i < queue.length; ) {
           const item = queue[i]!;
@@ -176,47 +223,48 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
           queue.splice(i, 1);
           const k = keys.indexOf(item.key);
           if (k >= 0) keys.splice(k, 1);
-          tally.removed('trigger', person.uuid, person.who, engineMessages.goalReached, e.ts);
+          tally.removed('trigger', person!.uuid, person!.who, engineMessages.goalReached, e.ts);
         }
       }
-      if (m.starts(e)) start(e);
+      if (byNumber ? startsAt[page - 1] : m.starts(e)) start(e);
     }
-    runUntil(to.getTime());
+    if (queue.length === 0) return;
+    runUntil(end);
     // What still waits at the end of the range was not sent in it: counted where it waits (a planned send not yet
     // due is told the filter and the reach first).
     for (const item of queue) {
-      const at = new Date(Math.max(item.dueAt, to.getTime() - 1));
-      finish(item, at, stillWaiting(sim, person, at, item.waiting));
-    }
-
-    /** matching.ts for one candidate: qualifiedDeliveries' rows, inserted as insertDeliveries would. */
-    function start(e: StoredEvent) {
-      if (!unreachable) {
-        person = personView(sim, row, row.real ?? []);
-        unreachable = new Map();
-        if (person.unreachable) unreachable.set(reachKey(m.channelType, person.uuid), person.unreachable);
-      }
-      const rows = qualifiedDeliveries([{ momentum: m, personUuid: person.uuid, event: e }], unreachable);
-      const hasPending = queue.length > 0;
-      for (const r of rows) {
-        const key = r.dedupeKey.slice(prefixLength);
-        if (keys.includes(key) || (r.unlessPending && hasPending)) continue;
-        // A repeat chain's keys carry the trigger event's id: no later row can take them, so they are not kept.
-        if (!r.unlessPending) keys.push(key);
-        tally.enter();
-        if (r.skipReason) {
-          // The engine's skipped row: the channel cannot reach the person (the funnel tells the filter first).
-          tally.removed(
-            person.passes ? 'channel' : 'filter',
-            person.uuid,
-            person.who,
-            person.passes ? r.skipReason : engineMessages.outOfAudience,
-            e.ts,
-          );
-          continue;
-        }
-        enqueue(queue, { dueAt: r.dueAt.getTime(), triggerAt: r.triggerAt.getTime(), seq: seq++, key });
-      }
+      const at = new Date(Math.max(item.dueAt, end - 1));
+      finish(item, at, stillWaiting(sim, person!, at, item.waiting));
     }
   }
+
+  const cursor = await q.openCursor<q.PersonEvents>(
+    input.database,
+    q.personEventsQuery(companyUuid, { domainUuid, from, to, ...filter, cap: sim.cap !== null, except: input.except }),
+  );
+  try {
+    // The next batch is asked for before this one is replayed: the database groups while the replay decides.
+    const ask = () => {
+      const batch = cursor.read(BATCH);
+      batch.catch(() => {}); // awaited below; left unawaited only when the replay stops
+      return batch;
+    };
+    let next = ask();
+    for (;;) {
+      // Other requests get their turn between batches (PGlite answers without leaving the microtask queue), and a
+      // client that went away is noticed here.
+      await nextTurn();
+      if (input.signal.aborted) throw input.signal.reason;
+      const rows = await next;
+      if (rows.length === BATCH) next = ask();
+      for (const r of rows) replayPerson(r);
+      if (rows.length < BATCH) break;
+    }
+    await nextTurn();
+    if (input.signal.aborted) throw input.signal.reason;
+  } finally {
+    await cursor.close();
+  }
 }
+
+const byStoredOrder = (a: q.PersonEvent, b: q.PersonEvent) => a[0] - b[0] || a[1] - b[1];

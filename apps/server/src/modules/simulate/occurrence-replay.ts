@@ -147,9 +147,18 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
       const person = views.get(row.uuid)!;
       if (!row.passes) {
         // Not in the fan-out's audience (the filter's SQL form): no delivery at all, only the funnel counts them.
-        for (const { o } of mine)
-          for (const _ of offsets) tally.removed('filter', row.uuid, person.who, OUT_OF_AUDIENCE.error, o);
+        tally.removed('filter', row.uuid, person.who, OUT_OF_AUDIENCE.error, mine[0]!.o, mine.length * offsets.length);
         continue;
+      }
+      if (person.fanOutSkip && !m.finishAt) {
+        // The channel cannot reach them (the fan-out's skipped row: no plan, no throttle slot): what decide answers
+        // for their first send (the reach does not change with time, and without a finish date nothing before it
+        // does) stands for every one of their planned sends.
+        const d = decide(sim, person, mine[0]!.o);
+        if (d.kind === 'removed' && d.stage === 'channel') {
+          tally.removed(d.stage, row.uuid, person.who, d.reason, mine[0]!.o, mine.length * offsets.length);
+          continue;
+        }
       }
       // The person's planned sends, decided in due order; a deferred one is put back in its place.
       const planned: { due: number; waiting?: { stage: SimulationStage; reason: string } }[] = mine

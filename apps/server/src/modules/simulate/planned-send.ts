@@ -98,6 +98,8 @@ export interface PersonView {
   sends: number[];
   /** The day of the person's last simulated message, and whether there was one. */
   lastDay: string | null;
+  /** The control group's decision for them (the same at every send), once asked. */
+  heldOut?: string | null;
 }
 
 /**
@@ -154,9 +156,11 @@ export function decide(sim: Simulation, person: PersonView, at: Date): Decision 
   // Quiet hours (issue #27): push, SMS and e-mail wait for the window's end on the person's clock.
   const quietEnd = sim.quietDeferral(at, person.zone);
   if (quietEnd) return { kind: 'later', at: quietEnd, stage: 'schedule', reason: simulateMessages.waitingQuiet };
-  const heldOut = heldOutAsControl(sim.arm, person.uuid);
+  if (person.heldOut === undefined) person.heldOut = heldOutAsControl(sim.arm, person.uuid);
+  const heldOut = person.heldOut;
   if (heldOut) return removed('control_group', heldOut);
-  if (sim.cap) {
+  // Fewer messages in the cap's week than either limit allows cannot fill it (nor its day): no need to ask.
+  if (sim.cap && person.sends.length >= Math.min(sim.cap.perDay ?? Infinity, sim.cap.perWeek ?? Infinity)) {
     const full = capFullUntil(weekBefore(person.sends, at.getTime()), at, sim.cap.perDay, sim.cap.perWeek);
     if (full) {
       const later = capDeferral(m, full);

@@ -76,6 +76,13 @@ export async function openCursor<T>(database: Database, query: SQL): Promise<Row
     const client = await database.pool.connect();
     try {
       await client.query('BEGIN READ ONLY');
+      // The grouping sorts a month of events: in memory rather than in temporary files, and by a sort (a hash
+      // aggregate of a million persons' growing lists spills in a hundred batches); no JIT for one statement.
+      await client.query(`SET LOCAL work_mem = '128MB'`);
+      await client.query('SET LOCAL enable_hashagg = off');
+      await client.query('SET LOCAL jit = off');
+      // Every row is read: plan for the whole result, not for the first rows (a cursor's default).
+      await client.query('SET LOCAL cursor_tuple_fraction = 1');
       await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${text}`, params);
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
@@ -94,7 +101,12 @@ export async function openCursor<T>(database: Database, query: SQL): Promise<Row
     };
   }
   const pglite = database.pglite!;
-  await pglite.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params);
+  await pglite.exec('SET cursor_tuple_fraction = 1');
+  try {
+    await pglite.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params);
+  } finally {
+    await pglite.exec('RESET cursor_tuple_fraction');
+  }
   return {
     read: async (n) => (await pglite.query<T>(`FETCH FORWARD ${Math.floor(n)} FROM ${name}`)).rows,
     close: async () => {
@@ -104,12 +116,12 @@ export async function openCursor<T>(database: Database, query: SQL): Promise<Row
 }
 
 /**
- * One matching event of a person: epoch ms, id, then for page views the address's number in `urls` (1-based) or,
+ * One matching event of a person: epoch µs (its stored instant, exactly), id, then for page views the address's number in `urls` (1-based) or,
  * without that list, the address; for events the category and the trigger's one property.
  */
 export type PersonEvent = [number, number, number | string | null, (string | null)?, (Record<string, unknown> | null)?];
 
-/** A person with the range's events that may start or cancel the momentum, and the cap's real messages. */
+/** A person with the range's events that may start or cancel the momentum (in no order), and the cap's real messages. */
 export interface PersonEvents extends SimPerson {
   events: PersonEvent[];
   /** Messages of other momentums sent from a week before the range to its end (epoch ms ascending); null: none or no cap. */
@@ -134,12 +146,15 @@ export interface PersonEventsInput {
 }
 
 const epochMs = (column: SQL) => sql`floor(extract(epoch FROM ${column}) * 1000)::float8`;
+/** Microseconds since the epoch: exact in a double (below 2^53 until the year 2255), the stored order kept. */
+const epochUs = (column: SQL) => sql`(extract(epoch FROM ${column}) * 1000000)::float8`;
 
 /**
- * The range's events of known persons that the trigger may read, grouped by person (each person's in stored order,
+ * The range's events of known persons that the trigger may read, grouped by person (in no order: sort them by
  * (ts, id)), with the person the engine reads at send time and, with a cap, their real messages: one row per person,
  * by uuid. Persons are independent (the cap, the dedupe keys and the control group are a person's own), so a replay
- * person by person decides what a replay in time order would.
+ * person by person decides what a replay in time order would. Persons come in no order either (a hash join
+ * with `persons` rather than a walk of its primary key, which reads the table's pages at random).
  */
 export function personEventsQuery(companyUuid: string, input: PersonEventsInput): SQL {
   const domain = ownDomain(companyUuid, input.domainUuid);
@@ -161,8 +176,8 @@ export function personEventsQuery(companyUuid: string, input: PersonEventsInput)
     : sql`NULL::jsonb`;
   const item =
     input.kind === 'pageview'
-      ? sql`json_build_array(${epochMs(sql`e.ts`)}, e.id::float8, ${byUrl ? sql`u.code` : sql`e.url`})`
-      : sql`json_build_array(${epochMs(sql`e.ts`)}, e.id::float8, NULL, e.category, ${props})`;
+      ? sql`json_build_array(${epochUs(sql`e.ts`)}, e.id::float8, ${byUrl ? sql`u.code` : sql`e.url`})`
+      : sql`json_build_array(${epochUs(sql`e.ts`)}, e.id::float8, NULL, e.category, ${props})`;
   const real = input.cap
     ? sql`LEFT JOIN (
             SELECT person_uuid, json_agg(${epochMs(sql`sent_at`)} ORDER BY sent_at) AS real FROM deliveries
@@ -175,13 +190,12 @@ export function personEventsQuery(companyUuid: string, input: PersonEventsInput)
     : sql``;
   return sql`SELECT p.uuid::text AS uuid, p.visitor_id, p.email, p.phone, p.push_status, p.push_subscription,
                     p.attributes, p.timezone, ev.events, ${input.cap ? sql`s.real` : sql`NULL::json`} AS real
-             FROM (SELECT e.person_uuid, json_agg(${item} ORDER BY e.ts, e.id) AS events
+             FROM (SELECT e.person_uuid, json_agg(${item}) AS events
                    FROM events e ${join}
                    WHERE ${sql.join(conditions, sql` AND `)}
                    GROUP BY e.person_uuid) AS ev
              JOIN persons p ON p.uuid = ev.person_uuid AND p.domain_uuid = ${domain}
-             ${real}
-             ORDER BY p.uuid`;
+             ${real}`;
 }
 
 export interface SimPerson {

@@ -54,8 +54,16 @@ export function createTally(input: {
     },
     /** Are samples still taken? (The first persons met, up to a few hundred, are given a recipient.) */
     wantsSamples: () => (sent.length < SAMPLE_SIZE || stopped.length < SAMPLE_SIZE) && ++offered <= MAX_OFFERED,
-    removed(stage: SimulationStage, personUuid: string, who: Recipient | undefined, reason: string, at: Date) {
-      removed.set(stage, removed.get(stage)! + 1);
+    /** A planned send was removed at `stage` (`count` of the person's, all for the same reason, the first at `at`). */
+    removed(
+      stage: SimulationStage,
+      personUuid: string,
+      who: Recipient | undefined,
+      reason: string,
+      at: Date,
+      count = 1,
+    ) {
+      removed.set(stage, removed.get(stage)! + count);
       if (!who || stopped.length >= SAMPLE_SIZE || sampled.has(personUuid)) return;
       sampled.add(personUuid);
       stopped.push({ recipient: who.recipient, stage, reason, at: at.toISOString(), message: null });
