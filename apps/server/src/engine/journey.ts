@@ -177,7 +177,11 @@ export function createJourneys(
       const end = (state: 'done' | 'left' | 'exited', reason: string | null) =>
         moves.push({ id: c.id, lockedAt: c.locked_at, state, step: c.step, dueAt: now, sinceAt: null, reason });
       if (!j || !person) {
-        end('exited', journeyMessages.exitedRemoved);
+        // A paused journey edited to have no steps has nothing left to run; a momentum whose blocks no longer
+        // compile (or a person gone) ends it.
+        const row = moms.find((m) => m.uuid === c.momentum_uuid);
+        if (row && !storedSteps(row.steps)) end('done', null);
+        else end('exited', journeyMessages.exitedRemoved);
         continue;
       }
       const step = j.steps[c.step - 1];

@@ -455,6 +455,39 @@ describe('positions', () => {
     for (const p of people) expect((await stepsByPerson(journey.uuid)).get(p.visitor_id)).toEqual(['0', '1']);
   });
 
+  it('a paused journey edited to have no steps finishes its persons without another message', async () => {
+    t.clock.set(new Date());
+    const d = await site();
+    const people = await subscribers(d, 2);
+    const journey = await createJourney(d, topbar('Seu carrinho'), oneStep());
+    await visitCart(d, people);
+    await dispatchAll();
+    await setStatus(journey.uuid, 'Paused');
+    const edited = await call(
+      t.app,
+      'PUT',
+      '/api/momentum/update',
+      {
+        uuid: journey.uuid,
+        domain_uuid: d.uuid,
+        type: 'momentum',
+        momentum_title: 'Sem etapas',
+        momentums: [
+          blocks.everyone,
+          blocks.pageviewContaining('/carrinho'),
+          { type: 'dispatcher', values: [topbar('x')] },
+        ],
+      },
+      owner.token,
+    );
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    await setStatus(journey.uuid, 'Active');
+    t.clock.advance(HOUR + 60_000);
+    await dispatchAll();
+    expect(await positions(journey.uuid)).toEqual([{ state: 'done', step: 1, reason: null, n: 2 }]);
+    for (const p of people) expect((await stepsByPerson(journey.uuid)).get(p.visitor_id)).toEqual(['0']);
+  });
+
   it('editing a paused journey keeps the persons at their step number', async () => {
     t.clock.set(new Date());
     const d = await site();
