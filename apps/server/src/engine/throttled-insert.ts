@@ -40,7 +40,10 @@ export async function insertThrottled(
     const taken = new Map<string, number[]>();
     for (const uuid of momentums) {
       const perMinute = throttles.get(uuid)!;
-      const earliest = Math.min(...limited.filter((r) => r.momentumUuid === uuid).map((r) => r.dueAt.getTime()));
+      const earliest = limited.reduce(
+        (min, r) => (r.momentumUuid === uuid ? Math.min(min, r.dueAt.getTime()) : min),
+        Number.POSITIVE_INFINITY,
+      );
       taken.set(uuid, await throttleTaken(t, uuid, new Date(earliest - 60_000 / perMinute)));
     }
     const inserted = await q.insertDeliveries(t, limited, now);
