@@ -74,6 +74,7 @@ export const momentumTimingShape = {
   send_at_local_time: clockTimeSchema.nullable().optional(),
   best_time: z.boolean().nullable().optional(),
   skip_holidays: z.boolean().nullable().optional(),
+  /** 'visitor': worktime and a recurrence's time read on each visitor's clock ('no horário do visitante'). */
   worktime_zone: z.enum(WORKTIME_ZONES, { error: timingMessages.worktimeZoneInvalid }).nullable().optional(),
 };
 
