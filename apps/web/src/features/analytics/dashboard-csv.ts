@@ -4,6 +4,7 @@ import type {
   CategoryRow,
   CountWithPrevious,
   DeviceRow,
+  DomainJourneyReport,
   EventDailyRow,
   ExperimentReport,
   LiveVisitors,
@@ -22,6 +23,7 @@ import { visitorsQueryOptions } from './api/count-visitors.ts';
 import { visitsQueryOptions } from './api/count-visits.ts';
 import { eventDailyImpactQueryOptions } from './api/event-daily-impact.ts';
 import { domainExperimentsQueryOptions } from './api/experiments.ts';
+import { domainJourneysQueryOptions } from './api/journey.ts';
 import { momentumPerformanceQueryOptions } from './api/momentum-performance.ts';
 import { momentumsDailyQueryOptions } from './api/momentums-daily.ts';
 import { type MostViewedPages, mostViewedPagesQueryOptions } from './api/most-viewed-pages.ts';
@@ -50,6 +52,8 @@ export interface DashboardSnapshot {
   optins?: OptinDailyRow[] | undefined;
   /** Every momentum with an A/B test or control group (issue #25), fetched when the export is asked for. */
   experiments?: ExperimentReport[] | undefined;
+  /** Every momentum with journey steps (issue #26), fetched when the export is asked for. */
+  journeys?: DomainJourneyReport[] | undefined;
 }
 
 /** `cell_dashboard_export_YYYY-MM-DD.csv`, with the export date (READINGS A-24). */
@@ -145,6 +149,7 @@ export function dashboardCsv(s: DashboardSnapshot): string {
       s.optins?.map((r) => [r.date, r.optins, r.optouts]),
     ),
     ...(s.experiments ?? []).map(experimentBlock),
+    ...(s.journeys ?? []).map(journeyBlock),
   ];
   return toCsv(blocks.flatMap((rows, i) => (i === 0 ? rows : [[], ...rows])));
 }
@@ -210,6 +215,44 @@ function experimentBlock(e: ExperimentReport): CsvRow[] {
         : []),
     ],
   );
+}
+
+/** One momentum's journey: a row per step and branch, step 0 being the first message. */
+function journeyBlock(j: DomainJourneyReport): CsvRow[] {
+  return block(
+    `Jornada: ${j.momentum_title}`,
+    [
+      'Etapa',
+      'Alcançaram',
+      'Saíram pela condição',
+      'Saíram ao converter',
+      'Enviadas',
+      'Visualizadas',
+      'Cliques',
+      'Conversões',
+      'Receita (R$)',
+    ],
+    j.steps.map((r) => [
+      r.step === 0 ? 'Primeira mensagem' : r.branch === 'otherwise' ? `Etapa ${r.step} · senão` : `Etapa ${r.step}`,
+      r.reached,
+      r.left_by_condition,
+      r.exited_conversion,
+      r.sent,
+      r.viewed,
+      r.clicked,
+      r.conversions,
+      r.revenue.toFixed(2),
+    ]),
+  );
+}
+
+/** The journeys' tables, like the experiments' (below): asked for at export time; a failure leaves them out. */
+export async function fetchJourneys(queryClient: QueryClient, params: WidgetParams) {
+  try {
+    return await queryClient.fetchQuery(domainJourneysQueryOptions(params));
+  } catch {
+    return undefined;
+  }
 }
 
 /**

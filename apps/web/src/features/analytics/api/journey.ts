@@ -1,4 +1,4 @@
-import type { AnalyticsRange, JourneyStepResult } from '@impeto/shared';
+import type { AnalyticsRange, DomainJourneyReport, JourneyStepResult } from '@impeto/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getRanged, rangedKey } from './analytics-query.ts';
 
@@ -34,4 +34,20 @@ export const useMomentumJourney = (domainUuid: string, momentumUuid: string, ran
   useQuery({
     ...momentumJourneyQueryOptions(domainUuid, momentumUuid, range),
     enabled: enabled && Boolean(domainUuid && momentumUuid),
+  });
+
+/** GET /api/analytics/:domainUuid/journeys?start&end: the step rows of every journey of the domain (the CSV export). */
+export async function listDomainJourneys(
+  { domainUuid, range }: { domainUuid: string; range: AnalyticsRange },
+  signal?: AbortSignal,
+) {
+  const { data } = await getRanged<DomainJourneyReport[]>(domainUuid, '/journeys', range, undefined, signal);
+  return Array.isArray(data) ? data : [];
+}
+
+export const domainJourneysQueryOptions = (params: { domainUuid: string; range: AnalyticsRange }) =>
+  queryOptions({
+    queryKey: rangedKey(params.domainUuid, 'journeys', params.range),
+    queryFn: ({ signal }) => listDomainJourneys(params, signal),
+    enabled: Boolean(params.domainUuid),
   });

@@ -299,7 +299,7 @@ describe('analytics dashboard', () => {
     ).toBe(true);
   });
 
-  it("exports what the widgets show as a CSV file, asking only for the experiments' tables", async () => {
+  it("exports what the widgets show as a CSV file, asking only for the experiments' and journeys' tables", async () => {
     const today = todayInZone();
     const experiments = (path: string) => (path === '/experiments' ? ok([]) : undefined);
     const { calls } = renderPage(`/?domain=${DOMAIN}&start=${today}&end=${today}`, {
@@ -339,8 +339,12 @@ describe('analytics dashboard', () => {
 
     // The CSV writer is fetched on the first export: the download follows a moment later.
     await waitFor(() => expect(fileName).toBe(`cell_dashboard_export_${today}.csv`));
-    // The widgets' figures come from the cache; the A/B tests (issue #25) are no widget's: one request for them.
-    expect(calls.slice(before).map((c) => c.url)).toEqual([`${A}/experiments?start=${today}&end=${today}`]);
+    // The widgets' figures come from the cache; the A/B tests (issue #25) and the journeys (issue #26) are no
+    // widget's: one request for each.
+    expect(calls.slice(before).map((c) => c.url)).toEqual([
+      `${A}/experiments?start=${today}&end=${today}`,
+      `${A}/journeys?start=${today}&end=${today}`,
+    ]);
     expect(blob?.type).toBe('text/csv;charset=utf-8');
     const bytes = new Uint8Array(await (blob as Blob).arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);

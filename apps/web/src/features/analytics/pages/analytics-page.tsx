@@ -62,7 +62,9 @@ export default function AnalyticsPage() {
 
   // The CSV writer is fetched on the first export, not with the page.
   const exportCsv = async () => {
-    const { dashboardCsv, exportFileName, snapshotFromCache, fetchExperiments } = await import('../dashboard-csv.ts');
+    const { dashboardCsv, exportFileName, snapshotFromCache, fetchExperiments, fetchJourneys } = await import(
+      '../dashboard-csv.ts'
+    );
     const categories = queryClient.getQueryData<CategoryRow[]>(visitorsByCategoryQueryOptions(widget).queryKey);
     const snapshot = snapshotFromCache(queryClient, {
       domainUuid,
@@ -70,8 +72,11 @@ export default function AnalyticsPage() {
       range,
       eventCategory: pickCategory(categories ?? [], eventParam),
     });
-    const experiments = await fetchExperiments(queryClient, widget);
-    return { fileName: exportFileName(todayInZone()), text: dashboardCsv({ ...snapshot, experiments }) };
+    const [experiments, journeys] = await Promise.all([
+      fetchExperiments(queryClient, widget),
+      fetchJourneys(queryClient, widget),
+    ]);
+    return { fileName: exportFileName(todayInZone()), text: dashboardCsv({ ...snapshot, experiments, journeys }) };
   };
 
   const period =

@@ -27,6 +27,12 @@ const MINIMAP_COLORS: Record<string, string> = {
   'add-step': '#d0ebff',
 };
 
+/**
+ * A journey's long chain is not shrunk past legibility to fit: below this zoom the board is panned instead (the
+ * four blocks of a momentum without steps always fit above it).
+ */
+const FIT_MIN_ZOOM = 0.6;
+
 /** Keeps the chain in view when blocks come and go or the board is resized. */
 function FitOnChange({ signature }: { signature: string }) {
   const flow = useReactFlow();
@@ -34,7 +40,7 @@ function FitOnChange({ signature }: { signature: string }) {
     if (!signature) return;
     // After React Flow has measured the board's new size (its ResizeObserver runs after the layout changes).
     const id = setTimeout(() => {
-      void flow.fitView({ padding: 0.25, maxZoom: 1, duration: 250 });
+      void flow.fitView({ padding: 0.25, maxZoom: 1, minZoom: FIT_MIN_ZOOM, duration: 250 });
     }, 120);
     return () => clearTimeout(id);
   }, [flow, signature]);
@@ -83,7 +89,7 @@ export function DiagramCanvas({ graph, onSelect, fitSignature, topLeft, compact 
       nodesConnectable={false}
       elementsSelectable={false}
       fitView
-      fitViewOptions={{ padding: 0.25, maxZoom: 1 }}
+      fitViewOptions={{ padding: 0.25, maxZoom: 1, minZoom: FIT_MIN_ZOOM }}
       minZoom={0.3}
       maxZoom={1.5}
       proOptions={{ hideAttribution: true }}
