@@ -31,6 +31,8 @@ export interface JourneyResult {
   generateSeconds: number;
   firstPushSeconds: number;
   lastPushSeconds: number;
+  /** When the last position advanced (its step-1 delivery inserted), from the waits' expiry. */
+  advancedSeconds: number;
   perSecond: number;
   received: number;
   /** Step-1 deliveries by status at the end, and positions by state and step. */
@@ -103,6 +105,7 @@ export async function journeyAdvance(api: Api, companyUuid: string, db: Db, serv
 
   const before = service.received.length;
   const started = performance.now();
+  const startedAt = new Date();
   await db.query(`UPDATE journey_positions SET due_at = now() WHERE momentum_uuid = $1::uuid`, [momentum.uuid]);
   let firstPushSeconds = Number.NaN;
   service
@@ -119,6 +122,12 @@ export async function journeyAdvance(api: Api, companyUuid: string, db: Db, serv
     'SELECT status, count(*)::int AS n FROM deliveries WHERE momentum_uuid = $1 AND step = 1 GROUP BY 1',
     [momentum.uuid],
   );
+  // When the last position advanced (its step's delivery was inserted): the journey stage's own pace.
+  const { rows: adv } = await db.query<{ s: number }>(
+    `SELECT extract(epoch FROM max(created_at) - $2::timestamptz)::float8 AS s FROM deliveries
+     WHERE momentum_uuid = $1 AND step = 1`,
+    [momentum.uuid, startedAt],
+  );
   const { rows: pos } = await db.query<{ k: string; n: number }>(
     `SELECT state || ':' || step AS k, count(*)::int AS n FROM journey_positions WHERE momentum_uuid = $1 GROUP BY 1`,
     [momentum.uuid],
@@ -130,6 +139,7 @@ export async function journeyAdvance(api: Api, companyUuid: string, db: Db, serv
     generateSeconds,
     firstPushSeconds,
     lastPushSeconds,
+    advancedSeconds: Number(adv[0]?.s ?? Number.NaN),
     perSecond: received / lastPushSeconds,
     received,
     statuses: Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])),

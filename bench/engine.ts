@@ -1054,6 +1054,7 @@ async function main() {
       const j = await journeyAdvance(client.api, companyUuid, timingDb, push);
       console.log(
         `last push at ${f1(j.lastPushSeconds)} s (${f0(j.perSecond)}/s; first push ${f1(j.firstPushSeconds)} s; ` +
+          `every position advanced by ${f1(j.advancedSeconds)} s; ` +
           `${f0(j.received)} received; step 1 ${JSON.stringify(j.statuses)}; positions ${JSON.stringify(j.positions)})` +
           (camp ? `; the campaign phase: ${f0(camp.pushesPerSecond)}/s` : ''),
       );

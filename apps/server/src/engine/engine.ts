@@ -76,14 +76,13 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
     batchSize: options.batchSize ?? ENGINE_DEFAULTS.batchSize,
     concurrency: options.concurrency ?? ENGINE_DEFAULTS.concurrency,
   });
-  // Journeys (journey.ts) advance in the send loop's passes: a step's message is sent by the same pass.
-  let wakeSendLoop = () => {};
-  const journeyPass = createJourneys(ctx, {
-    wake: () => wakeSendLoop(),
-    batchSize: options.batchSize ?? ENGINE_DEFAULTS.batchSize,
-  });
-  const sendLoop = createSendLoop(ctx, async () => (await journeyPass()) + (await sendPass()));
-  wakeSendLoop = sendLoop.wake;
+  const sendLoop = createSendLoop(ctx, sendPass);
+  // Journeys (journey.ts) advance in passes of their own loop, beside the send loop's (which they wake when a step's
+  // message is inserted): a pass deciding positions never holds back one sending.
+  const journeyLoop = createSendLoop(
+    ctx,
+    createJourneys(ctx, { wake: sendLoop.wake, batchSize: options.batchSize ?? ENGINE_DEFAULTS.batchSize }),
+  );
   const sweeper = createSweeper(ctx, { wake: sendLoop.wake });
   const onEventsStored = createMatching(ctx, { matchers, wake: sendLoop.wake });
   const fanOut = createFanOut(ctx, { wake: sendLoop.wake });
@@ -106,10 +105,11 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
   return {
     momentumChanged,
     onEventsStored,
-    dispatchDue: sendLoop.dispatchDue,
+    dispatchDue: async () => (await journeyLoop.dispatchDue()) + (await sendLoop.dispatchDue()),
     sweep: sweeper.sweep,
     async settle() {
       await runDueTimedJobs(ctx, jobs);
+      await journeyLoop.drain();
       await sendLoop.drain();
     },
     jobs,
@@ -127,10 +127,12 @@ export function createEngine(ctx: AppContext, options: EngineOptions): Engine {
       await jobs.start(options.work);
       if (!options.work) return;
       sendLoop.start();
+      journeyLoop.start();
       await sweeper.start();
     },
     async stop() {
       sweeper.stop();
+      await journeyLoop.stop();
       await sendLoop.stop();
       await jobs.stop();
       await listener.stop();

@@ -65,18 +65,19 @@ export interface PositionFacts {
   clicked_previous: boolean;
 }
 
-export const positionFacts = (db: Db, positions: ClaimedPosition[]) =>
+/**
+ * The facts of each position: one probe of the person's conversions since entering (the latest's time answers both
+ * windows); the previous message's click only for positions whose step asks it (`clicks`, by position id).
+ */
+export const positionFacts = (db: Db, positions: ClaimedPosition[], clicks: ReadonlySet<string>) =>
   queryRows<PositionFacts>(
     db,
     sql`
-    SELECT r.id,
-      EXISTS (SELECT 1 FROM conversions c WHERE c.person_uuid = r.p AND c.domain_uuid = r.d AND c.ts >= r.entered)
-        AS converted_entered,
-      EXISTS (SELECT 1 FROM conversions c WHERE c.person_uuid = r.p AND c.domain_uuid = r.d AND c.ts >= r.since)
-        AS converted_since,
-      coalesce((SELECT x.clicked_at IS NOT NULL FROM deliveries x
+    SELECT r.id, coalesce(f.last_conversion >= r.entered, false) AS converted_entered,
+      coalesce(f.last_conversion >= r.since, false) AS converted_since,
+      CASE WHEN r.click THEN coalesce((SELECT x.clicked_at IS NOT NULL FROM deliveries x
                 WHERE x.momentum_uuid = r.m AND x.person_uuid = r.p AND x.step = r.prev
-                ORDER BY x.created_at DESC LIMIT 1), false) AS clicked_previous
+                ORDER BY x.created_at DESC LIMIT 1), false) ELSE false END AS clicked_previous
     FROM jsonb_to_recordset(${json(
       positions.map((p) => ({
         id: p.id,
@@ -86,8 +87,12 @@ export const positionFacts = (db: Db, positions: ClaimedPosition[]) =>
         prev: p.step - 1,
         entered: p.entered_at.toISOString(),
         since: p.since_at.toISOString(),
+        click: clicks.has(p.id),
       })),
-    )}) AS r(id uuid, d uuid, m uuid, p uuid, prev int, entered timestamptz, since timestamptz)`,
+    )}) AS r(id uuid, d uuid, m uuid, p uuid, prev int, entered timestamptz, since timestamptz, click boolean)
+    CROSS JOIN LATERAL (
+      SELECT max(c.ts) AS last_conversion FROM conversions c
+      WHERE c.person_uuid = r.p AND c.domain_uuid = r.d AND c.ts >= r.entered) f`,
   ).then((rows) =>
     rows.map((r) => ({
       id: r.id,

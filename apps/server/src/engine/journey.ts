@@ -37,6 +37,8 @@ interface Journey {
   exitFilter: CompiledFilter | null;
   /** Each step's condition as a test (filters compiled once). */
   conditions: ((input: ConditionInput) => boolean)[];
+  /** Whether its exit rules, conditions or waits read the person's row (else the pass does not load it). */
+  readsPerson: boolean;
 }
 
 interface ConditionInput {
@@ -112,6 +114,18 @@ export function stepCompiled(
   return { ...compiled, channelType: content.filter, content, repeats: [], triggerKind: null };
 }
 
+/** Stands for the person in journeys whose rules read nothing of them. */
+const UNREAD_PERSON: q.DispatchPerson = Object.freeze({
+  uuid: '',
+  visitor_id: '',
+  email: null,
+  phone: null,
+  push_subscription: null,
+  push_status: null,
+  attributes: {},
+  timezone: null,
+});
+
 /** Has the person opted out of the channel (push unsubscribed, SMS or e-mail opt-out)? */
 const optedOut = (channelType: string, p: q.DispatchPerson) => {
   if (channelType === 'CELL_NOTIFICATION') return p.push_status === 'unsubscribed';
@@ -139,6 +153,10 @@ export function createJourneys(
         exit,
         exitFilter: exit.filter ? compileFilter(exit.filter) : null,
         conditions: steps.map((s) => compileCondition(s.condition)),
+        readsPerson:
+          exit.on_opt_out ||
+          Boolean(exit.filter) ||
+          steps.some((s) => s.condition.kind === 'filter' || s.wait.worktime),
       };
     } catch (err) {
       log.warn({ err, momentum: row.uuid }, 'jornada ignorada: etapas inválidas');
@@ -151,12 +169,19 @@ export function createJourneys(
     const now = clock.now();
     const claimed = await jq.claimDuePositions(db, now, deps.batchSize);
     if (claimed.length === 0) return 0;
-    const [moms, people, facts] = await Promise.all([
-      q.momentumsByUuid(db, uniq(claimed.map((c) => c.momentum_uuid))),
-      q.personsByUuid(db, uniq(claimed.map((c) => c.person_uuid))),
-      jq.positionFacts(db, claimed),
-    ]);
+    const moms = await q.momentumsByUuid(db, uniq(claimed.map((c) => c.momentum_uuid)));
     const journeys = new Map(moms.map((m) => [m.uuid, journeyOf(m)]));
+    // Persons are read only for journeys whose rules read them (opt-out, exit filter, filter condition, worktime).
+    const reading = claimed.filter((c) => journeys.get(c.momentum_uuid)?.readsPerson);
+    const clicks = new Set(
+      claimed
+        .filter((c) => journeys.get(c.momentum_uuid)?.steps[c.step - 1]?.condition.kind === 'not_clicked')
+        .map((c) => c.id),
+    );
+    const [people, facts] = await Promise.all([
+      reading.length ? q.personsByUuid(db, uniq(reading.map((c) => c.person_uuid))) : [],
+      jq.positionFacts(db, claimed, clicks),
+    ]);
     const personOf = new Map(people.map((p) => [p.uuid, p]));
     const factsOf = new Map(facts.map((f) => [f.id, f]));
     const withEvents = claimed.filter((c) => needsEvents(journeys.get(c.momentum_uuid)?.steps[c.step - 1]?.condition));
@@ -173,7 +198,7 @@ export function createJourneys(
     const moves: jq.PositionMove[] = [];
     for (const c of claimed) {
       const j = journeys.get(c.momentum_uuid);
-      const person = personOf.get(c.person_uuid);
+      const person = j && !j.readsPerson ? UNREAD_PERSON : personOf.get(c.person_uuid);
       const end = (state: 'done' | 'left' | 'exited', reason: string | null) =>
         moves.push({ id: c.id, lockedAt: c.locked_at, state, step: c.step, dueAt: now, sinceAt: null, reason });
       if (!j || !person) {
