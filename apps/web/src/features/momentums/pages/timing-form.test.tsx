@@ -108,7 +108,7 @@ describe('campaign form: Horário de envio (issue #27)', { timeout: 60_000 }, ()
     expect('send_at_local_time' in body).toBe(false);
   });
 
-  it('sends at a time on each visitor’s clock, or at each person’s best hour', async () => {
+  it('sends at a time on each visitor’s clock', async () => {
     const { calls } = await open();
     await userEvent.click(screen.getByRole('radio', { name: 'Enviar às HH:MM no horário de cada visitante' }));
     const time = screen.getByLabelText('Horário do visitante') as HTMLInputElement;
@@ -118,10 +118,16 @@ describe('campaign form: Horário de envio (issue #27)', { timeout: 60_000 }, ()
     const body = await save(calls);
     expect(body).toMatchObject({ send_at_local_time: '10:00' });
     expect('best_time' in body).toBe(false);
+  });
 
-    await userEvent.click(screen.getByRole('button', { name: 'Voltar' }));
+  // Its own render: a saved form goes back to the list.
+  it('sends at each person’s best hour', async () => {
+    const { calls } = await open();
     await userEvent.click(screen.getByRole('radio', { name: 'Melhor horário de cada pessoa' }));
     await userEvent.click(screen.getByRole('button', { name: 'Seguir' }));
     expect(await screen.findByText('No melhor horário de cada pessoa (nas próximas 24 horas).')).toBeTruthy();
+    const body = await save(calls);
+    expect(body).toMatchObject({ best_time: true });
+    expect('send_at_local_time' in body).toBe(false);
   });
 });
