@@ -1,5 +1,5 @@
 import type { SimulationStage } from '@impeto/shared';
-import type { Db } from '../../db/client.ts';
+import type { Database, Db } from '../../db/client.ts';
 import { OUT_OF_AUDIENCE } from '../../engine/qualify.ts';
 import { busiestHour, mostActiveHours } from '../../engine/timing.queries.ts';
 import { chainOffsets, createThrottle, needsPlan, nextOccurrence, planFirstSend } from '../../engine/timing.ts';
@@ -45,6 +45,7 @@ export function occurrencesIn(
 
 export interface AudienceInput {
   db: Db;
+  database: Database;
   companyUuid: string;
   domainUuid: string;
   from: Date;
@@ -73,43 +74,45 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
         ),
       )
     : null;
-  let after: string | null = null;
-  for (;;) {
-    // Other requests get their turn between pages (PGlite answers without ever leaving the microtask queue), and a
-    // client that went away is noticed here.
-    await nextTurn();
-    if (signal.aborted) throw signal.reason;
-    const page = await q.audiencePage(db, companyUuid, {
+  const cursor = await q.openCursor<q.AudienceRow>(
+    input.database,
+    q.audienceQuery(companyUuid, {
       domainUuid,
+      from: input.from,
       to: sim.to,
       where: m.filter.where,
-      after,
-      limit: PAGE,
-    });
-    if (page.length === 0) break;
-    after = page[page.length - 1]!.uuid;
-    const passing = page.filter((p) => p.passes);
-    const sends = sim.cap
-      ? await q.sentTimes(db, companyUuid, {
-          domainUuid,
-          personUuids: passing.map((p) => p.uuid),
-          from: new Date(input.from.getTime() - 7 * 86_400_000),
-          to: sim.to,
-          except: input.except,
-        })
-      : [];
-    const real = new Map<string, number[]>();
-    for (const s of sends) {
-      const list = real.get(s.person_uuid) ?? [];
-      list.push(new Date(s.sent_at).getTime());
-      real.set(s.person_uuid, list);
+      cap: sim.cap !== null,
+      except: input.except,
+    }),
+  );
+  try {
+    // The next page is asked for before this one is replayed: the database reads while the replay decides.
+    const ask = () => {
+      const batch = cursor.read(PAGE);
+      batch.catch(() => {}); // awaited below; left unawaited only when the replay stops
+      return batch;
+    };
+    let next = ask();
+    for (;;) {
+      // Other requests get their turn between pages (PGlite answers without ever leaving the microtask queue), and a
+      // client that went away is noticed here.
+      await nextTurn();
+      if (signal.aborted) throw signal.reason;
+      const page = await next;
+      if (page.length === PAGE) next = ask();
+      await replayPage(page);
+      if (page.length < PAGE) break;
     }
+    await nextTurn();
+    if (signal.aborted) throw signal.reason;
+  } finally {
+    await cursor.close();
+  }
 
+  /** One page of persons, each replayed whole. */
+  async function replayPage(page: q.AudienceRow[]) {
     const views = new Map(
-      page.map((row) => [
-        row.uuid,
-        personView(sim, { ...row, attributes: row.attributes ?? {} }, real.get(row.uuid) ?? []),
-      ]),
+      page.map((row) => [row.uuid, personView(sim, { ...row, attributes: row.attributes ?? {} }, row.real ?? [])]),
     );
     // Best time: each person's most active local hour over the 30 days before each occurrence (the fan-out's query).
     const hours = sim.timing?.best_time
@@ -186,6 +189,5 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
         planned.splice(i, 0, later);
       }
     }
-    if (page.length < PAGE) break;
   }
 }

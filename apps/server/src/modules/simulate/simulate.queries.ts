@@ -11,7 +11,6 @@ import { type Database, type Db, queryRows } from '../../db/client.ts';
  */
 
 const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
-const uuidList = (ids: string[]) => sql`(SELECT value::uuid FROM jsonb_array_elements_text(${json(ids)}))`;
 const ownDomain = (companyUuid: string, domainUuid: string) =>
   sql`(SELECT uuid FROM domains WHERE uuid = ${domainUuid}::uuid AND company_uuid = ${companyUuid}::uuid)`;
 
@@ -231,51 +230,46 @@ export interface AudiencePerson {
   timezone: string | null;
 }
 
-/**
- * One page of the domain's persons who existed before `to`, by uuid as the fan-out pages them, with whether they
- * pass the audience filter (`where`, the fan-out's own condition).
- */
-export const audiencePage = (
-  db: Db,
-  companyUuid: string,
-  input: { domainUuid: string; to: Date; where: SQL; after: string | null; limit: number },
-) =>
-  queryRows<AudiencePerson>(
-    db,
-    sql`SELECT uuid, first_seen, passes, visitor_id, email, phone, CASE WHEN passes THEN push_status END AS push_status,
-               CASE WHEN passes THEN push_subscription END AS push_subscription,
-               CASE WHEN passes THEN attributes END AS attributes, CASE WHEN passes THEN timezone END AS timezone
-        FROM (
-          SELECT uuid, first_seen, visitor_id, email, phone, push_status, push_subscription, attributes, timezone,
-                 coalesce(${input.where}, false) AS passes
-          FROM persons
-          WHERE domain_uuid = ${ownDomain(companyUuid, input.domainUuid)} AND first_seen < ${input.to}
-            AND (${input.after}::uuid IS NULL OR uuid > ${input.after}::uuid)
-          ORDER BY uuid LIMIT ${input.limit}) AS page
-        ORDER BY uuid`,
-  );
+/** A person of the audience query, with the cap's real messages (epoch ms ascending; null: none or no cap). */
+export interface AudienceRow extends AudiencePerson {
+  real: number[] | null;
+}
 
 /**
- * What the frequency cap counts of these persons' real history: messages of other momentums sent (or being sent)
- * from a week before the range to its end. `except`: the saved item the simulation stands for.
+ * The domain's persons who existed before `to`, by uuid as the fan-out pages them, with whether they pass the
+ * audience filter (`where`, the fan-out's own condition) and, with a cap, their real messages (other momentums' since
+ * a week before `from`): one statement for a cursor (a sort of the domain's persons rather than a walk of the
+ * primary key, which reads the table's pages at random).
  */
-export const sentTimes = (
-  db: Db,
+export function audienceQuery(
   companyUuid: string,
-  input: { domainUuid: string; personUuids: string[]; from: Date; to: Date; except: string | null },
-) =>
-  input.personUuids.length === 0
-    ? Promise.resolve([])
-    : queryRows<{ person_uuid: string; sent_at: string | Date }>(
-        db,
-        sql`SELECT person_uuid, sent_at FROM deliveries
-            WHERE domain_uuid = ${ownDomain(companyUuid, input.domainUuid)}
-              AND person_uuid IN ${uuidList(input.personUuids)}
-              AND sent_at > ${input.from} AND sent_at <= ${input.to}
+  input: { domainUuid: string; from: Date; to: Date; where: SQL; cap: boolean; except: string | null },
+): SQL {
+  const domain = sql`${input.domainUuid}::uuid`;
+  const real = input.cap
+    ? sql`LEFT JOIN (
+            SELECT person_uuid, json_agg(${epochMs(sql`sent_at`)} ORDER BY sent_at) AS real FROM deliveries
+            WHERE domain_uuid = ${domain}
+              AND sent_at > ${new Date(input.from.getTime() - 7 * 86_400_000).toISOString()}::timestamptz
+              AND sent_at <= ${input.to.toISOString()}::timestamptz
               AND status IN ('sending', 'sent', 'viewed', 'clicked')
               AND (${input.except}::uuid IS NULL OR momentum_uuid <> ${input.except}::uuid)
-            ORDER BY person_uuid, sent_at`,
-      );
+            GROUP BY person_uuid) AS s ON s.person_uuid = a.uuid AND a.passes`
+    : sql``;
+  return sql`SELECT a.uuid::text AS uuid, a.first_seen, a.passes, a.visitor_id, a.email, a.phone,
+                    CASE WHEN a.passes THEN a.push_status END AS push_status,
+                    CASE WHEN a.passes THEN a.push_subscription END AS push_subscription,
+                    CASE WHEN a.passes THEN a.attributes END AS attributes,
+                    CASE WHEN a.passes THEN a.timezone END AS timezone, ${input.cap ? sql`s.real` : sql`NULL::json`} AS real
+             FROM (
+               SELECT uuid, first_seen, visitor_id, email, phone, push_status, push_subscription, attributes, timezone,
+                      coalesce(${input.where}, false) AS passes
+               FROM persons
+               WHERE ${ownDomain(companyUuid, input.domainUuid)} IS NOT NULL AND domain_uuid = ${domain}
+                 AND first_seen < ${input.to.toISOString()}::timestamptz) AS a
+             ${real}
+             ORDER BY a.uuid`;
+}
 
 /** The saved item a simulation stands for, when it is the company's. */
 export const ownMomentum = async (db: Db, companyUuid: string, uuid: string) =>
