@@ -74,6 +74,7 @@ export function createFanOut(ctx: Pick<AppContext, 'db' | 'clock' | 'log'>, deps
       visitorRecurrence: compiled.recurrenceOnVisitorClock ? compiled.recurrence!.hours : null,
       activatedAt: m.activated_at,
       dropHolidays: compiled.recurrence?.period === 'daily',
+      worktime: compiled.worktime,
     });
     let after: string | null = null;
     let total = 0;

@@ -391,6 +391,37 @@ describe('the throttle', () => {
   });
 });
 
+describe('the throttle and the worktime', () => {
+  it('spreads a campaign created before its worktime from the opening, instead of sending all at once then', async () => {
+    // Friday 13 March 2026, 07:00 in São Paulo; the worktime opens at 09:00 (12:00 UTC).
+    t.clock.set('2026-03-13T10:00:00Z');
+    const target = await site('Loja Vazao Expediente');
+    const people: { vid: string; endpoint: string }[] = [];
+    for (let i = 0; i < 6; i++) people.push(await subscriber(target));
+    const uuid = await create(target, {
+      type: 'campaign',
+      momentums: [everyone, pushBlock('Bom dia')],
+      throttle_per_minute: 6,
+      worktime: { weekdays: [1, 2, 3, 4, 5], start_at: '09:00', stop_at: '18:00' },
+    });
+    await moveTo(new Date(t.clock.now().getTime() + 1000));
+    const dues = (await deliveriesOf(uuid)).map((d) => new Date(d.due_at).getTime());
+    const opening = new Date('2026-03-13T12:00:00Z').getTime();
+    const first = dues[0]!;
+    expect(first - opening).toBeGreaterThanOrEqual(0);
+    expect(first - opening).toBeLessThan(10_000);
+    expect(dues.map((d) => (d - first) / 1000)).toEqual([0, 10, 20, 30, 40, 50]);
+    const sent = () => people.reduce((n, p) => n + received(p.endpoint), 0);
+    await moveTo(new Date(opening - MIN));
+    expect(sent()).toBe(0);
+    await moveTo(new Date(first + 25_000));
+    expect(sent()).toBe(3);
+    await moveTo(new Date(first + 50_000));
+    expect(sent()).toBe(6);
+    for (const p of people) expect(received(p.endpoint)).toBe(1);
+  });
+});
+
 describe('the throttle on a momentum', () => {
   it('spreads the sends page views start at its rate, batch after batch, each person once, across a restart', async () => {
     t.clock.set('2026-03-16T15:00:00Z');

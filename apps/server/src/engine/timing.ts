@@ -4,6 +4,7 @@ import {
   type MomentumTiming,
   nextNonHoliday,
   type QuietHours,
+  type Worktime,
   zoneOfPlace,
 } from '@impeto/shared';
 import type { NewDelivery } from './deliveries.queries.ts';
@@ -256,6 +257,12 @@ export function createSendPlanner(
      * day, which has its own.
      */
     dropHolidays?: boolean;
+    /**
+     * The momentum's worktime ('Cronograma'): a send due outside it is planned at its next opening (on the clock
+     * worktime_zone says), as the send stage would defer it, so a throttle spreads the sends from the opening instead
+     * of all of them waiting for it and going at once.
+     */
+    worktime?: Worktime | null;
   },
 ) {
   const planned = new Map<string, Date | null>();
@@ -275,6 +282,14 @@ export function createSendPlanner(
           bestHour,
         });
         if (unmoved.getTime() !== due.getTime()) due = null;
+      }
+      if (due && input.worktime) {
+        const clock = input.timing?.worktime_zone === 'visitor' ? zone : input.domain.timeZone;
+        const opening = nextWorktimeOpening(due, input.worktime, clock);
+        if (opening > due)
+          due = QUIET_CHANNELS.has(input.channelType)
+            ? (quietHoursEnd(opening, input.domain.quietHours, zone) ?? opening)
+            : opening;
       }
       planned.set(key, due);
     }
