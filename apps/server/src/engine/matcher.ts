@@ -9,7 +9,7 @@ import {
 } from '@impeto/shared';
 import { type CompiledFilter, compileFilter } from '../lib/filter/compile-filter.ts';
 import type { DispatchMomentum } from './deliveries.queries.ts';
-import type { RecurrenceRule } from './schedule.ts';
+import { DEFAULT_TIME_ZONE, type RecurrenceRule } from './schedule.ts';
 
 /*
  * A momentum compiled for the engine: what starts a delivery (pageview, events, abandon triggers), what
@@ -43,6 +43,8 @@ export interface MomentumRow {
   activatedAt: Date | null;
   /** Timing options (issue #27); absent or null: the spec's momentum. */
   timing?: MomentumTiming | null;
+  /** The domain's zone (domains.timezone); absent: São Paulo's. */
+  timeZone?: string;
 }
 
 export interface CompiledMomentum {
@@ -64,6 +66,8 @@ export interface CompiledMomentum {
   throttlePerMinute: number | null;
   /** A recurrence read on each visitor's clock ('no horário do visitante', worktime_zone 'visitor'; issue #27). */
   recurrenceOnVisitorClock: boolean;
+  /** The zone the worktime reads: the domain's; null when it is read on each visitor's clock (issue #27). */
+  worktimeZone: string | null;
   filter: CompiledFilter;
   /** Does this event start a delivery for its person? */
   starts(event: StoredEvent): boolean;
@@ -169,6 +173,7 @@ export function compileMomentum(row: MomentumRow): CompiledMomentum {
         : null,
     throttlePerMinute: row.timing?.throttle_per_minute ?? null,
     recurrenceOnVisitorClock: t?.filter === 'recurrence' && row.timing?.worktime_zone === 'visitor',
+    worktimeZone: row.timing?.worktime_zone === 'visitor' ? null : (row.timeZone ?? DEFAULT_TIME_ZONE),
     filter: compileFilter(filterBlock ?? null),
     starts,
     cancels,
@@ -188,6 +193,7 @@ export const compileStored = (m: DispatchMomentum) =>
     worktime: m.worktime as Worktime | null,
     activatedAt: m.activated_at,
     timing: m.timing ?? null,
+    timeZone: m.time_zone,
   });
 
 /** compileStored, or undefined with a warning: one momentum whose stored blocks no longer compile must not stop the others. */

@@ -13,7 +13,7 @@ import {
   triggerEventsByDomain,
   unreachableReasonSql,
 } from './qualify.ts';
-import { insertThrottled } from './throttled-insert.ts';
+import { insertThrottled, type ThrottleRule } from './throttled-insert.ts';
 
 /*
  * The matching stage: a batch the collector stored comes in (api role, after its transaction); the service worker's
@@ -74,9 +74,10 @@ export function createMatching(
         unreachable.set(reachKey(channel, p.uuid), p.reason);
     }
     // 'Limite de envios por minuto' (issue #27): those momentums' new sends are spread by throttled-insert.ts.
-    const throttles = new Map<string, number>();
-    for (const c of candidates.values())
-      if (c.momentum.throttlePerMinute) throttles.set(c.momentum.uuid, c.momentum.throttlePerMinute);
+    const throttles = new Map<string, ThrottleRule>();
+    for (const { momentum: m } of candidates.values())
+      if (m.throttlePerMinute)
+        throttles.set(m.uuid, { perMinute: m.throttlePerMinute, worktime: m.worktime, zone: m.worktimeZone });
     const inserted = await insertThrottled(db, qualifiedDeliveries(candidates.values(), unreachable), throttles, now);
     if (inserted.some((d) => d.status === 'queued' && new Date(d.due_at) <= clock.now())) {
       deps.wake();

@@ -420,6 +420,42 @@ describe('the throttle and the worktime', () => {
     expect(sent()).toBe(6);
     for (const p of people) expect(received(p.endpoint)).toBe(1);
   });
+
+  it('spreads what page views start outside a momentum’s worktime from its opening', async () => {
+    // Monday 16 March 2026, 07:00 in São Paulo; the worktime opens at 09:00 (12:00 UTC).
+    t.clock.set('2026-03-16T10:00:00Z');
+    const target = await site('Loja Vazao Manha');
+    const offer = {
+      type: 'trigger',
+      regex: false,
+      values: [{ filter: 'pageview', comparation: 'contain', value: ['/oferta'], dischargeIn: [] }],
+    };
+    const uuid = await create(target, {
+      type: 'momentum',
+      momentums: [everyone, offer, pushBlock('Bom dia')],
+      throttle_per_minute: 6,
+      worktime: { weekdays: [1, 2, 3, 4, 5], start_at: '09:00', stop_at: '18:00' },
+    });
+    const people: { vid: string; endpoint: string }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const p = await subscriber(target);
+      await collect(target, p.vid, [{ t: 'pv', u: `${target.root}/oferta` }]);
+      people.push(p);
+    }
+    expect((await deliveriesOf(uuid)).map((d) => iso(d.due_at))).toEqual([
+      '2026-03-16T12:00:00.000Z',
+      '2026-03-16T12:00:10.000Z',
+      '2026-03-16T12:00:20.000Z',
+      '2026-03-16T12:00:30.000Z',
+    ]);
+    const sent = () => people.reduce((n, p) => n + received(p.endpoint), 0);
+    await moveTo('2026-03-16T11:59:00Z');
+    expect(sent()).toBe(0);
+    await moveTo('2026-03-16T12:00:15Z');
+    expect(sent()).toBe(2);
+    await moveTo('2026-03-16T12:00:30Z');
+    expect(sent()).toBe(4);
+  });
 });
 
 describe('the throttle on a momentum', () => {

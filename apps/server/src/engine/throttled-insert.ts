@@ -1,6 +1,8 @@
+import type { Worktime } from '@impeto/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import * as q from './deliveries.queries.ts';
+import { nextWorktimeOpening } from './schedule.ts';
 import { dedupeKeysOf, setDueTimes, throttleTaken } from './timing.queries.ts';
 import { throttledSlot } from './timing.ts';
 
@@ -15,14 +17,21 @@ import { throttledSlot } from './timing.ts';
 
 type Inserted = Awaited<ReturnType<typeof q.insertDeliveries>>[number];
 
+/** A throttled momentum: its rate, and its worktime when read on the domain's clock (`zone`). */
+export interface ThrottleRule {
+  perMinute: number;
+  worktime?: Worktime | null;
+  zone?: string | null;
+}
+
 /** A chain's rows share their dedupe key but the trailing send index (timing.ts appendChain). */
 const chainOf = (dedupeKey: string) => dedupeKey.replace(/:\d+$/, '');
 
 export async function insertThrottled(
   db: Db,
   rows: q.NewDelivery[],
-  /** Per momentum uuid, its throttle_per_minute. */
-  throttles: ReadonlyMap<string, number>,
+  /** Per momentum uuid, its throttle_per_minute and worktime. */
+  throttles: ReadonlyMap<string, ThrottleRule>,
   now: Date,
 ): Promise<Inserted[]> {
   const limited = rows.filter((r) => throttles.has(r.momentumUuid) && !r.skipReason);
@@ -39,7 +48,7 @@ export async function insertThrottled(
     // The taken slots are read before the insert, so this batch's own rows are not among them.
     const taken = new Map<string, number[]>();
     for (const uuid of momentums) {
-      const perMinute = throttles.get(uuid)!;
+      const { perMinute } = throttles.get(uuid)!;
       const earliest = limited.reduce(
         (min, r) => (r.momentumUuid === uuid ? Math.min(min, r.dueAt.getTime()) : min),
         Number.POSITIVE_INFINITY,
@@ -67,7 +76,12 @@ export async function insertThrottled(
       .sort((a, b) => a.first - b.first || (a.key < b.key ? -1 : 1));
     const moves: { id: string; dueAt: Date }[] = [];
     for (const chain of ordered) {
-      const slot = throttledSlot(taken.get(chain.momentum)!, chain.first, throttles.get(chain.momentum)!);
+      // Outside the worktime the send stage would hold it for the opening: the slot is counted from there, so
+      // what waits overnight is spread from the opening on instead of going all at once.
+      const { perMinute, worktime, zone } = throttles.get(chain.momentum)!;
+      const start =
+        worktime && zone ? nextWorktimeOpening(new Date(chain.first), worktime, zone).getTime() : chain.first;
+      const slot = throttledSlot(taken.get(chain.momentum)!, start, perMinute);
       const shift = slot - chain.first;
       if (shift === 0) continue;
       for (const { id, key, row } of chain.list) {
