@@ -28,7 +28,8 @@ export function JourneyStepsTable({
   label?: string;
 }) {
   return (
-    <ScrollArea type="auto">
+    // The table scrolls sideways on a narrow screen: its viewport takes the keyboard focus (arrow keys scroll it).
+    <ScrollArea type="auto" viewportProps={{ tabIndex: 0, 'aria-label': label }}>
       <Table striped withTableBorder aria-label={label} miw={900} fz="sm">
         <Table.Thead>
           <Table.Tr>
