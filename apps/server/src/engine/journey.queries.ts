@@ -210,3 +210,23 @@ export const endPositions = (db: Db, momentumUuid: string, reason: string, now: 
   db.execute(sql`
     UPDATE journey_positions SET state = 'exited', reason = ${reason}, locked_at = NULL, updated_at = ${now}
     WHERE momentum_uuid = ${momentumUuid}::uuid AND state IN ('waiting', 'running')`);
+
+/**
+ * The momentum was paused (or finished): a step's message still waiting to go out (held by quiet hours, a retry)
+ * is about to be cancelled with the rest of what it has waiting, and its person has already moved past that step.
+ * Put the person back at that step, due when the message was, so a start sends it (the condition is read again then)
+ * instead of skipping it. Run before the cancel: a crash in between leaves the message queued and the rerun's
+ * delivery keyed alike, so nothing goes out twice.
+ */
+export const rewindWaitingSteps = (db: Db, momentumUuid: string, now: Date) =>
+  db.execute(sql`
+    UPDATE journey_positions j SET step = d.step, due_at = d.due_at, state = 'waiting', reason = NULL,
+      locked_at = NULL, updated_at = ${now}
+    FROM deliveries d
+    WHERE d.momentum_uuid = ${momentumUuid}::uuid AND d.status = 'queued' AND d.step > 0
+      AND j.id = split_part(d.dedupe_key, ':', 4)::uuid
+      AND j.momentum_uuid = ${momentumUuid}::uuid AND j.state IN ('waiting', 'done')
+      AND NOT EXISTS (
+        SELECT 1 FROM journey_positions o
+        WHERE o.momentum_uuid = j.momentum_uuid AND o.person_uuid = j.person_uuid AND o.id <> j.id
+          AND o.state IN ('waiting', 'running'))`);

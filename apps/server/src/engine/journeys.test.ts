@@ -488,6 +488,39 @@ describe('positions', () => {
     for (const p of people) expect((await stepsByPerson(journey.uuid)).get(p.visitor_id)).toEqual(['0']);
   });
 
+  it('a step message still waiting when the journey is paused goes out once after the start, not skipped', async () => {
+    t.clock.set(new Date());
+    const d = await site();
+    const people = await subscribers(d, 3);
+    const journey = await createJourney(d, pushMessage('Seu carrinho'), {
+      steps: [
+        { wait: { amount: 1, unit: 'hours' }, condition: { kind: 'not_converted' }, values: [pushMessage('Volte!')] },
+      ],
+    });
+    await visitCart(d, people);
+    await dispatchAll();
+    // Step 1 comes due while the push service is down: its messages wait for their retry when the pause comes.
+    push.respondWith('*', 503, { 'retry-after': '600' });
+    t.clock.advance(HOUR + 60_000);
+    await dispatchAll();
+    push.respondWith('*', null);
+    const waiting = await queryRows<{ n: number }>(
+      t.app.ctx.db,
+      sql`SELECT count(*)::int AS n FROM deliveries WHERE momentum_uuid = ${journey.uuid}::uuid AND step = 1
+          AND status = 'queued'`,
+    );
+    expect(waiting[0]!.n).toBe(3);
+    await setStatus(journey.uuid, 'Paused');
+    expect(await positions(journey.uuid)).toEqual([{ state: 'waiting', step: 1, reason: null, n: 3 }]);
+
+    await setStatus(journey.uuid, 'Active');
+    t.clock.advance(HOUR);
+    await dispatchAll();
+    const steps = await stepsByPerson(journey.uuid);
+    for (const p of people) expect(steps.get(p.visitor_id), p.visitor_id).toEqual(['0', '1']);
+    expect(await positions(journey.uuid)).toEqual([{ state: 'done', step: 1, reason: null, n: 3 }]);
+  });
+
   it('editing a paused journey keeps the persons at their step number', async () => {
     t.clock.set(new Date());
     const d = await site();

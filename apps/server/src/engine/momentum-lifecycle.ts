@@ -1,7 +1,7 @@
 import { journeyMessages } from '@impeto/shared';
 import type { AppContext } from '../lib/context.ts';
 import * as q from './deliveries.queries.ts';
-import { endPositions } from './journey.queries.ts';
+import { endPositions, rewindWaitingSteps } from './journey.queries.ts';
 import { compileStored } from './matcher.ts';
 import type { MatcherCache } from './matcher-cache.ts';
 import { engineMessages } from './messages.ts';
@@ -29,6 +29,8 @@ export function createMomentumLifecycle(
     // Removing it ends its persons' journeys (issue #26); a pause holds them where they are.
     if (m.status === 'Deleted') await endPositions(db, uuid, journeyMessages.exitedRemoved, now);
     if (m.status !== 'Active') {
+      // A step message still waiting is cancelled below: its person goes back to that step, to get it on a start.
+      if (m.status !== 'Deleted') await rewindWaitingSteps(db, uuid, now);
       const reason = m.status === 'Done' ? engineMessages.finished : engineMessages.notActive;
       await q.cancelWaiting(db, uuid, reason, now);
       await q.dropOnsiteOf(db, uuid);
