@@ -1,6 +1,7 @@
 import { type JourneyStepResult, momentumMessages as mm } from '@impeto/shared';
 import { expect, type Page } from '@playwright/test';
 import { startPushService } from '../../apps/server/test/push-service.ts';
+import { seriousViolations } from '../support/a11y.ts';
 import {
   collectBodies,
   deliverPushUntilShown,
@@ -129,6 +130,7 @@ test('a three-step journey built in the diagram sends the push, then the on-site
     await expect(page.getByTestId('diagram-node-step-2-message')).toContainText(`Notificação push: ${last.title}`);
     await expect(page.getByTestId('panel-journey').getByRole('checkbox', { name: /Converteu/ })).toBeChecked();
     await page.screenshot({ path: test.info().outputPath('journey-diagram.png') });
+    expect(await seriousViolations(page, 'diagrama com jornada')).toEqual([]);
 
     await page.getByRole('button', { name: 'Salvar como' }).click();
     await page.getByRole('menuitem', { name: 'Rascunho' }).click();
@@ -238,6 +240,7 @@ test('a three-step journey built in the diagram sends the push, then the on-site
     await page.goto(`/v2/journey?uuid=${momentum.uuid}&domain=${domain.uuid}`);
     await expect(page.getByRole('list', { name: 'Funil da jornada' }).getByRole('listitem')).toHaveCount(3);
     await page.screenshot({ path: test.info().outputPath('journey-funnel.png'), fullPage: true });
+    expect(await seriousViolations(page, 'jornada')).toEqual([]);
     await page.goto(`/v2/deliveries?id=${momentum.uuid}&domain=${domain.uuid}`);
     await expect(page.getByRole('table', { name: 'Entregas' }).getByText('Etapa 1')).toBeVisible();
   } finally {
