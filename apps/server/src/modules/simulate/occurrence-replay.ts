@@ -19,8 +19,9 @@ import * as q from './simulate.queries.ts';
  * its ticks follow each other; a campaign's one, at its schedule when that falls in the range, else at the range's
  * start), each fanned out to the persons who existed then and pass the filter (the fan-out's own SQL condition),
  * each given the repeat chain (chainOffsets), and every planned send decided at its due time (planned-send.ts).
- * Persons are independent (the cap counts one person's messages), so they are paged by uuid like the fan-out does
- * and each one is replayed whole before the next page.
+ * Persons are independent (the cap counts one person's messages; only a throttle's slots follow the fan-out's order,
+ * by uuid, and then they come in that order), so they are read through a cursor a page at a time and each one is
+ * replayed whole before the next.
  */
 
 const PAGE = 5_000;
@@ -83,6 +84,8 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
       where: m.filter.where,
       cap: sim.cap !== null,
       except: input.except,
+      // The throttle's slots go in the fan-out's order; without one, a person's sends are theirs alone.
+      ordered: Boolean(sim.timing?.throttle_per_minute),
     }),
   );
   try {

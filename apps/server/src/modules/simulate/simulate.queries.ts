@@ -236,14 +236,23 @@ export interface AudienceRow extends AudiencePerson {
 }
 
 /**
- * The domain's persons who existed before `to`, by uuid as the fan-out pages them, with whether they pass the
- * audience filter (`where`, the fan-out's own condition) and, with a cap, their real messages (other momentums' since
- * a week before `from`): one statement for a cursor (a sort of the domain's persons rather than a walk of the
- * primary key, which reads the table's pages at random).
+ * The domain's persons who existed before `to`, with whether they pass the audience filter (`where`, the fan-out's
+ * own condition) and, with a cap, their real messages (other momentums' since a week before `from`): one statement
+ * for a cursor, read as the table is stored, or sorted by uuid when the order matters (never a walk of the primary
+ * key, which reads the table's pages at random).
  */
 export function audienceQuery(
   companyUuid: string,
-  input: { domainUuid: string; from: Date; to: Date; where: SQL; cap: boolean; except: string | null },
+  input: {
+    domainUuid: string;
+    from: Date;
+    to: Date;
+    where: SQL;
+    cap: boolean;
+    except: string | null;
+    /** By uuid, as the fan-out pages them (a throttle gives its slots in that order); else as the table is read. */
+    ordered: boolean;
+  },
 ): SQL {
   const domain = sql`${input.domainUuid}::uuid`;
   const real = input.cap
@@ -268,7 +277,7 @@ export function audienceQuery(
                WHERE ${ownDomain(companyUuid, input.domainUuid)} IS NOT NULL AND domain_uuid = ${domain}
                  AND first_seen < ${input.to.toISOString()}::timestamptz) AS a
              ${real}
-             ORDER BY a.uuid`;
+             ${input.ordered ? sql`ORDER BY a.uuid` : sql``}`;
 }
 
 /** The saved item a simulation stands for, when it is the company's. */
