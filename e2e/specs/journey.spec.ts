@@ -236,8 +236,17 @@ test('a three-step journey built in the diagram sends the push, then the on-site
     expect(items.map((i) => i.step).sort()).toEqual([0, 1]);
     await visitor.close();
 
-    // What the marketer sees: the funnel, and 'Etapa 1' in the delivery log.
-    await page.goto(`/v2/journey?uuid=${momentum.uuid}&domain=${domain.uuid}`);
+    // What the marketer sees: the momentum's row on the dashboard opens to its steps, the list's 'Jornada' action
+    // leads to the funnel, and the delivery log says 'Etapa 1'.
+    await page.goto(`/?domain=${domain.uuid}&start=${day}&end=${day}`);
+    await page.getByRole('button', { name: `Mostrar as etapas da jornada de ${title}` }).click();
+    const steps = page.getByRole('table', { name: `Etapas da jornada de ${title}` });
+    await expect(steps.getByRole('row')).toHaveCount(4);
+    await expect(steps.getByRole('row').nth(3)).toContainText('Etapa 2');
+    await steps.screenshot({ path: test.info().outputPath('journey-dashboard-rows.png') });
+    await page.goto(`/v2/momentums?domain=${domain.uuid}`);
+    await page.getByRole('button', { name: `Jornada de ${title}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/v2/journey\\?uuid=${momentum.uuid}`));
     await expect(page.getByRole('list', { name: 'Funil da jornada' }).getByRole('listitem')).toHaveCount(3);
     await page.screenshot({ path: test.info().outputPath('journey-funnel.png'), fullPage: true });
     expect(await seriousViolations(page, 'jornada')).toEqual([]);
