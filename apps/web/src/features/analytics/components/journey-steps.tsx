@@ -23,14 +23,17 @@ const num = { ta: 'right' as const, style: { fontVariantNumeric: 'tabular-nums',
 export function JourneyStepsTable({
   rows,
   label = 'Etapas da jornada',
+  compact = false,
 }: {
   rows: JourneyStepResult[];
   label?: string;
+  /** Inside another table's row (the dashboard): smaller type, no minimum width of its own. */
+  compact?: boolean;
 }) {
   return (
     // The table scrolls sideways on a narrow screen: its viewport takes the keyboard focus (arrow keys scroll it).
     <ScrollArea type="auto" viewportProps={{ tabIndex: 0, 'aria-label': label }}>
-      <Table striped withTableBorder aria-label={label} miw={900} fz="sm">
+      <Table striped withTableBorder aria-label={label} miw={compact ? undefined : 900} fz={compact ? 'xs' : 'sm'}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Etapa</Table.Th>

@@ -123,7 +123,7 @@ function JourneyRows({ params, row }: { params: WidgetParams; row: MomentumPerfo
   if (!journey.data) return <Skeleton height={96} radius="sm" aria-label={`Carregando as etapas de ${title}`} />;
   return (
     <Stack gap={6}>
-      <JourneyStepsTable rows={journey.data} label={`Etapas da jornada de ${title}`} />
+      <JourneyStepsTable rows={journey.data} label={`Etapas da jornada de ${title}`} compact />
       <Anchor component={Link} to={journeyHref(row.momentum_uuid, params.domainUuid)} size="xs">
         Ver o funil da jornada
       </Anchor>
