@@ -1,8 +1,9 @@
 import type { SimulationStage } from '@impeto/shared';
 import type { Database, Db } from '../../db/client.ts';
-import { OUT_OF_AUDIENCE } from '../../engine/qualify.ts';
+import { OUT_OF_AUDIENCE, unreachableReasonSql } from '../../engine/qualify.ts';
 import { busiestHour, mostActiveHours } from '../../engine/timing.queries.ts';
 import { chainOffsets, createThrottle, needsPlan, nextOccurrence, planFirstSend } from '../../engine/timing.ts';
+import { recipientOf } from '../../lib/mask.ts';
 import {
   decide,
   nextTurn,
@@ -25,6 +26,11 @@ import * as q from './simulate.queries.ts';
  */
 
 const PAGE = 5_000;
+/** Persons only counted (out of the filter or the channel's reach) offered to the sample. */
+const SAMPLES = 20;
+
+/** Does the filter read more of the attributes than 'all' (which reads none)? */
+const readsAttributes = (m: Simulation['m']) => m.filter.block?.values.some((c) => c.filter !== 'all') ?? false;
 /** Best time reads the 30 days of activity before the occurrence (fan-out.ts). */
 const BEST_TIME_DAYS = 30;
 
@@ -75,19 +81,36 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
         ),
       )
     : null;
-  const cursor = await q.openCursor<q.AudienceRow>(
-    input.database,
-    q.audienceQuery(companyUuid, {
-      domainUuid,
-      from: input.from,
-      to: sim.to,
-      where: m.filter.where,
-      cap: sim.cap !== null,
-      except: input.except,
-      // The throttle's slots go in the fan-out's order; without one, a person's sends are theirs alone.
-      ordered: Boolean(sim.timing?.throttle_per_minute),
-    }),
-  );
+  // The database decides the filter and the channel's reach (the fan-out's own SQL): those out of either are only
+  // counted, in one aggregate beside the cursor (a few of them kept for the sample); the rest come through the cursor
+  // with only what the replay reads of them.
+  const audience: q.AudienceInput = {
+    domainUuid,
+    from: input.from,
+    to: sim.to,
+    where: m.filter.where,
+    skip: unreachableReasonSql(channelType),
+    occurrences,
+    // With a finish date, a planned send may be stopped before the channel's reach is asked (decide).
+    keepSkipped: m.finishAt !== null,
+    attributes: readsAttributes(m),
+    cap: sim.cap !== null,
+    except: input.except,
+    // The throttle's slots go in the fan-out's order; without one, a person's sends are theirs alone.
+    ordered: Boolean(sim.timing?.throttle_per_minute),
+  };
+  const counted = q.audienceRemoved(db, companyUuid, audience);
+  counted.catch(() => {}); // awaited below; left unawaited only when the replay stops
+  if (sim.tally.wantsSamples()) {
+    for (const row of await q.audienceRemovedSample(db, companyUuid, audience, SAMPLES)) {
+      const first = occurrences.find((o) => o.getTime() >= new Date(row.first_seen).getTime())!;
+      const who = sim.tally.wantsSamples() ? { recipient: recipientOf(channelType, row) } : undefined;
+      const [stage, reason] =
+        row.reason === null ? (['filter', OUT_OF_AUDIENCE.error] as const) : (['channel', row.reason] as const);
+      tally.removed(stage, row.uuid, who, reason, first, 0);
+    }
+  }
+  const cursor = await q.openCursor<q.AudienceRow>(input.database, q.audienceQuery(companyUuid, audience));
   try {
     // The next page is asked for before this one is replayed: the database reads while the replay decides.
     const ask = () => {
@@ -106,6 +129,12 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
       await replayPage(page);
       if (page.length < PAGE) break;
     }
+    for (const row of await counted) {
+      const sends = (occurrences.length - row.before) * offsets.length * row.persons;
+      tally.enter(sends);
+      if (row.reason === null) tally.removed('filter', '', undefined, OUT_OF_AUDIENCE.error, occurrences[0]!, sends);
+      else tally.removed('channel', '', undefined, row.reason, occurrences[0]!, sends);
+    }
     await nextTurn();
     if (signal.aborted) throw signal.reason;
   } finally {
@@ -115,7 +144,15 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
   /** One page of persons, each replayed whole. */
   async function replayPage(page: q.AudienceRow[]) {
     const views = new Map(
-      page.map((row) => [row.uuid, personView(sim, { ...row, attributes: row.attributes ?? {} }, row.real ?? [])]),
+      page.map((row) => [
+        row.uuid,
+        personView(
+          sim,
+          { ...row, push_status: null, push_subscription: null, attributes: row.attributes ?? {} },
+          row.real ?? [],
+          row.skip,
+        ),
+      ]),
     );
     // Best time: each person's most active local hour over the 30 days before each occurrence (the fan-out's query).
     const hours = sim.timing?.best_time
@@ -124,7 +161,7 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
             mostActiveHours(db, {
               domainUuid,
               zones: page
-                .filter((r) => r.passes && !views.get(r.uuid)!.fanOutSkip && new Date(r.first_seen) <= o)
+                .filter((r) => !views.get(r.uuid)!.fanOutSkip && new Date(r.first_seen) <= o)
                 .map((r) => ({ uuid: r.uuid, zone: views.get(r.uuid)!.zone })),
               since: bestSince(o),
               until: o,
@@ -151,21 +188,6 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
       if (mine.length === 0) continue;
       tally.enter(mine.length * offsets.length);
       const person = views.get(row.uuid)!;
-      if (!row.passes) {
-        // Not in the fan-out's audience (the filter's SQL form): no delivery at all, only the funnel counts them.
-        tally.removed('filter', row.uuid, person.who, OUT_OF_AUDIENCE.error, mine[0]!.o, mine.length * offsets.length);
-        continue;
-      }
-      if (person.fanOutSkip && !m.finishAt) {
-        // The channel cannot reach them (the fan-out's skipped row: no plan, no throttle slot): what decide answers
-        // for their first send (the reach does not change with time, and without a finish date nothing before it
-        // does) stands for every one of their planned sends.
-        const d = decide(sim, person, mine[0]!.o);
-        if (d.kind === 'removed' && d.stage === 'channel') {
-          tally.removed(d.stage, row.uuid, person.who, d.reason, mine[0]!.o, mine.length * offsets.length);
-          continue;
-        }
-      }
       // The person's planned sends, decided in due order; a deferred one is put back in its place.
       const planned: { due: number; waiting?: { stage: SimulationStage; reason: string } }[] = mine
         .flatMap(({ o, k }) => {

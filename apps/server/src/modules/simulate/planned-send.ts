@@ -113,9 +113,14 @@ function malformedContact(channelType: string | null, p: Pick<SimPerson, 'email'
   return null;
 }
 
-export function personView(sim: Simulation, p: SimPerson, realSends: number[]): PersonView {
+/** `skip`: unreachableReason when the database already gave it (unreachableReasonSql, the fan-out's own). */
+export function personView(
+  sim: Simulation,
+  p: SimPerson,
+  realSends: number[],
+  skip: string | null = unreachableReason(sim.m.channelType, { ...p, attributes: p.attributes ?? {} }),
+): PersonView {
   const attributes = p.attributes ?? {};
-  const skip = unreachableReason(sim.m.channelType, { ...p, attributes });
   return {
     uuid: p.uuid,
     passes: passesAudience(sim.m, attributes),

@@ -216,44 +216,104 @@ export interface SimPerson {
   timezone: string | null;
 }
 
-export interface AudiencePerson {
+/** A person of the audience the replay decides send by send: in the filter, and reachable (or kept for the finish date). */
+export interface AudienceRow {
   uuid: string;
   first_seen: string | Date;
-  passes: boolean;
   visitor_id: string;
   email: string | null;
   phone: string | null;
-  /** The rest only when `passes` (a person out of the filter is only counted). */
-  push_status: string | null;
-  push_subscription: unknown;
-  attributes: Record<string, unknown> | null;
+  /** Why the channel cannot reach them (qualify.ts unreachableReasonSql), null when it can. */
+  skip: string | null;
   timezone: string | null;
-}
-
-/** A person of the audience query, with the cap's real messages (epoch ms ascending; null: none or no cap). */
-export interface AudienceRow extends AudiencePerson {
+  /** The whole attributes when the filter reads them, else only what the person's zone comes from (personZone). */
+  attributes: Record<string, unknown> | null;
+  /** The cap's real messages (epoch ms ascending), only for those it can hold back; null: none or no cap. */
   real: number[] | null;
 }
 
+export interface AudienceInput {
+  domainUuid: string;
+  from: Date;
+  to: Date;
+  /** The fan-out's own condition (the filter's SQL form). */
+  where: SQL;
+  /** qualify.ts unreachableReasonSql for the momentum's channel. */
+  skip: SQL;
+  /** The occurrences, ascending: a person counts from the first one at or after their first_seen (to the ms). */
+  occurrences: Date[];
+  /** Persons the channel cannot reach are replayed too (a finish date may stop their sends first), not only counted. */
+  keepSkipped: boolean;
+  /** The filter reads attributes other than the zone's (passesAudience needs them whole). */
+  attributes: boolean;
+  cap: boolean;
+  except: string | null;
+  /** By uuid, as the fan-out pages them (a throttle gives its slots in that order); else as the table is read. */
+  ordered: boolean;
+}
+
 /**
- * The domain's persons who existed before `to`, with whether they pass the audience filter (`where`, the fan-out's
- * own condition) and, with a cap, their real messages (other momentums' since a week before `from`): one statement
- * for a cursor, read as the table is stored, or sorted by uuid when the order matters (never a walk of the primary
- * key, which reads the table's pages at random).
+ * The domain's persons who existed before the last occurrence, each with whether the filter's SQL form passes them,
+ * why the channel cannot reach them (both the fan-out's own SQL) and how many occurrences came before their first
+ * visit (`before`: the thresholds below first_seen to the millisecond, as the replay compares them in JavaScript).
  */
-export function audienceQuery(
-  companyUuid: string,
-  input: {
-    domainUuid: string;
-    from: Date;
-    to: Date;
-    where: SQL;
-    cap: boolean;
-    except: string | null;
-    /** By uuid, as the fan-out pages them (a throttle gives its slots in that order); else as the table is read. */
-    ordered: boolean;
-  },
-): SQL {
+function audienceBase(companyUuid: string, input: AudienceInput): SQL {
+  const occurrences = sql`ARRAY[${sql.join(
+    input.occurrences.map((o) => sql`${o.toISOString()}::timestamptz`),
+    sql`, `,
+  )}]::timestamptz[]`;
+  const last = input.occurrences[input.occurrences.length - 1]!;
+  return sql`SELECT uuid, first_seen, visitor_id, email, phone, timezone, attributes,
+                    coalesce(${input.where}, false) AS passes, ${input.skip} AS skip,
+                    width_bucket(date_trunc('milliseconds', first_seen) - interval '1 microsecond', ${occurrences}) AS before
+             FROM persons
+             WHERE ${ownDomain(companyUuid, input.domainUuid)} IS NOT NULL AND domain_uuid = ${input.domainUuid}::uuid
+               AND first_seen < ${input.to.toISOString()}::timestamptz
+               AND date_trunc('milliseconds', first_seen) <= ${last.toISOString()}::timestamptz`;
+}
+
+/** Who is only counted: out of the filter, or (without `keepSkipped`) out of the channel's reach. */
+const countedOnly = (input: AudienceInput) =>
+  input.keepSkipped ? sql`NOT a.passes` : sql`(NOT a.passes OR a.skip IS NOT NULL)`;
+
+/**
+ * The persons only counted, in one aggregate: per reason (null: the filter; else the channel's) and number of
+ * occurrences before their first visit, how many there are.
+ */
+export const audienceRemoved = (db: Db, companyUuid: string, input: AudienceInput) =>
+  queryRows<{ reason: string | null; before: number; persons: number }>(
+    db,
+    sql`SELECT CASE WHEN a.passes THEN a.skip END AS reason, a.before::int AS before, count(*)::float8 AS persons
+        FROM (${audienceBase(companyUuid, input)}) AS a
+        WHERE ${countedOnly(input)}
+        GROUP BY 1, 2`,
+  );
+
+/** A few of the persons only counted, with what their sample line shows (the first met as the table is read). */
+export const audienceRemovedSample = (db: Db, companyUuid: string, input: AudienceInput, limit: number) =>
+  queryRows<{
+    uuid: string;
+    first_seen: string | Date;
+    visitor_id: string;
+    email: string | null;
+    phone: string | null;
+    reason: string | null;
+  }>(
+    db,
+    sql`SELECT a.uuid::text AS uuid, a.first_seen, a.visitor_id, a.email, a.phone,
+               CASE WHEN a.passes THEN a.skip END AS reason
+        FROM (${audienceBase(companyUuid, input)}) AS a
+        WHERE ${countedOnly(input)}
+        LIMIT ${limit}`,
+  );
+
+/**
+ * The persons replayed send by send (for a cursor): in the filter and reachable (or all in the filter with
+ * `keepSkipped`), with only what the replay reads of them, and the cap's real messages (other momentums' since a week
+ * before `from`) for those it can hold back. Read as the table is stored, or sorted by uuid when the order matters
+ * (never a walk of the primary key, which reads the table's pages at random).
+ */
+export function audienceQuery(companyUuid: string, input: AudienceInput): SQL {
   const domain = sql`${input.domainUuid}::uuid`;
   const real = input.cap
     ? sql`LEFT JOIN (
@@ -263,20 +323,19 @@ export function audienceQuery(
               AND sent_at <= ${input.to.toISOString()}::timestamptz
               AND status IN ('sending', 'sent', 'viewed', 'clicked')
               AND (${input.except}::uuid IS NULL OR momentum_uuid <> ${input.except}::uuid)
-            GROUP BY person_uuid) AS s ON s.person_uuid = a.uuid AND a.passes`
+            GROUP BY person_uuid) AS s ON s.person_uuid = a.uuid AND a.skip IS NULL`
     : sql``;
-  return sql`SELECT a.uuid::text AS uuid, a.first_seen, a.passes, a.visitor_id, a.email, a.phone,
-                    CASE WHEN a.passes THEN a.push_status END AS push_status,
-                    CASE WHEN a.passes THEN a.push_subscription END AS push_subscription,
-                    CASE WHEN a.passes THEN a.attributes END AS attributes,
-                    CASE WHEN a.passes THEN a.timezone END AS timezone, ${input.cap ? sql`s.real` : sql`NULL::json`} AS real
-             FROM (
-               SELECT uuid, first_seen, visitor_id, email, phone, push_status, push_subscription, attributes, timezone,
-                      coalesce(${input.where}, false) AS passes
-               FROM persons
-               WHERE ${ownDomain(companyUuid, input.domainUuid)} IS NOT NULL AND domain_uuid = ${domain}
-                 AND first_seen < ${input.to.toISOString()}::timestamptz) AS a
+  const attributes = input.attributes
+    ? sql`a.attributes`
+    : sql`jsonb_build_object(
+            'client.location.country', a.attributes -> 'client.location.country',
+            'client.location.region', a.attributes -> 'client.location.region',
+            'client.location.city', a.attributes -> 'client.location.city')`;
+  return sql`SELECT a.uuid::text AS uuid, a.first_seen, a.visitor_id, a.email, a.phone, a.skip, a.timezone,
+                    ${attributes} AS attributes, ${input.cap ? sql`s.real` : sql`NULL::json`} AS real
+             FROM (${audienceBase(companyUuid, input)}) AS a
              ${real}
+             WHERE NOT ${countedOnly(input)}
              ${input.ordered ? sql`ORDER BY a.uuid` : sql``}`;
 }
 
