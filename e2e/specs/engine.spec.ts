@@ -100,8 +100,8 @@ test("a visitor's page view triggers a momentum whose on-site message appears on
   testSite,
 }) => {
   const { domain, createMomentum, validate, expectNotified } = await setUp(page, request, testSite.url);
-  // New domains get the newest tracker (1.6.0: on-site messages, conversions, the GCD injector's hook, the time zone).
-  expect(domain.gero_version).toBe('1.6.0');
+  // New domains get the newest tracker (1.7.0: on-site messages, conversions, the GCD injector's hook and its A/B tests, the time zone).
+  expect(domain.gero_version).toBe('1.7.0');
   testSite.setGeroId(domain.gero_id);
 
   const box = {

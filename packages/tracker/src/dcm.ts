@@ -8,7 +8,16 @@
 // inserts the content where tagBehavior says, adds the CSS, runs the JS once, removes it all after `timeout`
 // seconds, and counts showings per visitor in localStorage for `recurrence`. Reports: { t: 'dcm', m, k } with k
 // viewed, clicked or missing (the selector matched nothing for 10 s where the rule applies; `u` the page).
+// An item with an A/B test (`x`, issue #25, release 1.7.0): the visitor's arm is drawn with the engine's own shared
+// function (assignArm / inGlobalControl) over the visitor id, the arm's variant is shown, and every report carries
+// the arm as `a`; a held-out visitor (control, global) is shown nothing and reported once per would-be showing as k 'held'.
 import type { DcmRule } from '../../shared/src/dcm/dcm-rule.ts';
+import {
+  assignArm,
+  CONTROL_ARM,
+  GLOBAL_CONTROL_ARM,
+  inGlobalControl,
+} from '../../shared/src/experiments/assign-arm.ts';
 import { filterTest, foldCase, textRule, worktimeOpen } from '../../shared/src/filter/predicate.ts';
 
 type Ev = Record<string, unknown>;
@@ -25,6 +34,8 @@ interface Hook {
   optin(model: string, texts?: { title?: string; message?: string }): void;
 }
 type Gero = { t?: Hook; dcm?: (t: Hook) => void };
+/** A rule as placed: with the visitor's arm (`a`) of its A/B test. */
+type Placed = DcmRule & { a?: string };
 
 const WAIT_MS = 10_000;
 const K_SHOWN = '_gero_dcm';
@@ -49,8 +60,28 @@ const countShown = (id: string) => {
   } catch {}
 };
 
-const report = (rule: DcmRule, k: 'viewed' | 'clicked' | 'missing') =>
-  hook.report({ t: 'dcm', m: rule.id, k, ...(k === 'missing' && { u: location.href.slice(0, 2048) }) }, k !== 'viewed');
+const report = (rule: Placed, k: 'viewed' | 'clicked' | 'missing' | 'held') =>
+  hook.report(
+    {
+      t: 'dcm',
+      m: rule.id,
+      k,
+      ...(rule.a && { a: rule.a }),
+      ...(k === 'missing' && { u: location.href.slice(0, 2048) }),
+    },
+    k !== 'viewed',
+  );
+
+/** The visitor's arm of the rule's A/B test and the rule with that variant's content (nothing changes without one). */
+const pick = (rule: DcmRule): Placed => {
+  const x = rule.x;
+  if (!x) return rule;
+  const id = hook.visitor();
+  const a = inGlobalControl(id, x.d, x.g)
+    ? GLOBAL_CONTROL_ARM
+    : assignArm(id, rule.id, { control_percent: x.c, variants: x.v.map((v) => ({ name: v.n, weight: v.w })) })!;
+  return { ...rule, ...x.v.find((v) => v.n === a)?.r, a };
+};
 
 /** Worktime in the company's time zone (the engine's rule, shared). */
 const open = (w: NonNullable<DcmRule['w']>) => {
@@ -99,8 +130,9 @@ const fragment = (html: string, safe?: boolean) => {
   return t.content;
 };
 
-const insert = (rule: DcmRule, target: Element) => {
+const insert = (rule: Placed, target: Element) => {
   countShown(rule.id);
+  if (rule.a === CONTROL_ARM || rule.a === GLOBAL_CONTROL_ARM) return report(rule, 'held');
   let remove = () => {};
   if (rule.kind === 'html') {
     const box = document.createElement('gero-dcm');
@@ -147,7 +179,7 @@ const insert = (rule: DcmRule, target: Element) => {
 };
 
 /** Waits (10 s at most) until the page has the selector and passes containHtmlElement / containText. */
-const place = (rule: DcmRule) => {
+const place = (rule: Placed) => {
   const conditions = () => {
     const scope = rule.ce ? query(rule.ce) : document.body;
     return Boolean(scope) && (!rule.ct || foldCase(scope!.textContent || '').includes(foldCase(rule.ct)));
@@ -186,7 +218,7 @@ const arm = (rule: DcmRule) => {
   if (rule.w && !open(rule.w)) return;
   if (rule.n && (shownCounts()[rule.id] || 0) >= rule.n) return;
   armed.add(rule.id);
-  setTimeout(() => place(rule), rule.g.d * 1000);
+  setTimeout(() => place(pick(rule)), rule.g.d * 1000);
 };
 
 /** A first-time visitor's origin, read as the collector will store it. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DcmRule } from '../../shared/src/dcm/dcm-rule.ts';
+import { assignArm, inGlobalControl } from '../../shared/src/experiments/assign-arm.ts';
 import { filterTest, type WireCondition } from '../../shared/src/filter/predicate.ts';
 import { BASE, buildTag, COLLECT, closePages, fakePush, openPage, type PageOptions, sleep } from './harness.ts';
 
@@ -335,5 +336,98 @@ describe('the built injector agrees with the shared filter predicates', () => {
     );
     await sleep(150);
     expect(pages.map((p) => p.doc.querySelector('.cupom') !== null)).toEqual(expected);
+  });
+});
+
+describe('the GCD injector with an A/B test (release 1.7.0)', () => {
+  const experiment = {
+    c: 20,
+    g: 0,
+    d: 'c7a4b6de-0000-4000-8000-0000000000d1',
+    v: [
+      { n: 'A', w: 50, r: { html: '<b class="var">Variante A</b>' } },
+      { n: 'B', w: 50, r: { html: '<b class="var">Variante B</b>', css: '.var{color:red}' } },
+    ],
+  };
+  const shares = {
+    control_percent: 20,
+    variants: [
+      { name: 'A', weight: 50 },
+      { name: 'B', weight: 50 },
+    ],
+  };
+  /** A visitor id whose arm (the engine's shared function, over the visitor id) is `arm`. */
+  const visitorIn = (arm: string) => {
+    for (let i = 0; ; i++) if (assignArm(`v-${i}`, ID, shares) === arm) return `v-${i}`;
+  };
+  const openV17 = (vid: string, x: DcmRule['x'] = experiment) => {
+    const v17 = { tracker: tag.read('gero/1.7.0/gero.min.js'), chunk: tag.read('gero/1.7.0/dcm.min.js') };
+    const gets: string[] = [];
+    const page = openPage(v17.tracker, {
+      url: 'https://loja.example/produtos',
+      cfg: { dcm: 'rev1' },
+      storage: { _gero_vid: vid },
+      get: (url) => {
+        gets.push(url);
+        if (url.startsWith(`${BASE}/t/dcm/`)) return { rev: 'rev1', rules: [rule({ x })] };
+        if (url.startsWith(`${COLLECT}/dcm?`)) return { a: {} };
+        return undefined;
+      },
+      setup: (w) => {
+        w.document.body.innerHTML = BODY;
+      },
+    });
+    page.window.eval(v17.chunk);
+    return { ...page, doc: page.window.document as Document };
+  };
+
+  it("shows variant B's content to a visitor whose hash lands in B, and reports the arm", async () => {
+    const page = openV17(visitorIn('B'));
+    await sleep(50);
+    expect(page.doc.querySelector('#promo .var')?.textContent).toBe('Variante B');
+    expect(page.doc.querySelector('style[data-gero-dcm]')?.textContent).toBe('.var{color:red}');
+    (page.doc.querySelector('#promo .var') as HTMLElement).click();
+    await sleep(50);
+    expect(page.events().filter((e) => e.t === 'dcm')).toEqual([
+      expect.objectContaining({ m: ID, k: 'viewed', a: 'B' }),
+      expect.objectContaining({ m: ID, k: 'clicked', a: 'B' }),
+    ]);
+  });
+
+  it('shows variant A to a visitor in A', async () => {
+    const page = openV17(visitorIn('A'));
+    await sleep(50);
+    expect(page.doc.querySelector('#promo .var')?.textContent).toBe('Variante A');
+    await sleep(600); // a showing goes with the next batch
+    expect(page.events().filter((e) => e.t === 'dcm')).toEqual([expect.objectContaining({ k: 'viewed', a: 'A' })]);
+  });
+
+  it('shows nothing to a control visitor and reports them held out', async () => {
+    const page = openV17(visitorIn('control'));
+    await sleep(50);
+    expect(page.doc.querySelector('#promo')?.innerHTML).toBe('<span class="antes">Original</span>');
+    expect(page.doc.querySelector('gero-dcm')).toBeNull();
+    expect(page.events().filter((e) => e.t === 'dcm')).toEqual([
+      expect.objectContaining({ m: ID, k: 'held', a: 'control' }),
+    ]);
+  });
+
+  it("shows nothing to a visitor of the domain's global control group", async () => {
+    const vid = visitorIn('B');
+    let x = experiment;
+    // A global group of 20 % on some domain uuid that holds this visitor out.
+    for (let i = 0; !inGlobalControl(vid, x.d, 20); i++) x = { ...experiment, d: `dom-${i}` };
+    const page = openV17(vid, { ...x, g: 20 });
+    await sleep(50);
+    expect(page.doc.querySelector('gero-dcm')).toBeNull();
+    expect(page.events().filter((e) => e.t === 'dcm')).toEqual([expect.objectContaining({ k: 'held', a: 'global' })]);
+  });
+
+  it('an older release (1.5.0) ignores the test and shows the base content without an arm', async () => {
+    const page = open([rule({ x: experiment })]);
+    await sleep(50);
+    expect(page.doc.querySelector('#promo .cupom')).not.toBeNull();
+    await sleep(600); // a showing goes with the next batch
+    expect(dcmReports(page)).toEqual([expect.not.objectContaining({ a: expect.anything() })]);
   });
 });

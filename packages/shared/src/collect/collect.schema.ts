@@ -56,12 +56,14 @@ export const collectEventSchema = z.discriminatedUnion('t', [
     ts,
   }),
   // A GCD item's report from the tag's injector: shown, clicked inside its content, or its selector matched
-  // nothing for 10 s on a page where it applies (`u`: that page).
+  // nothing for 10 s on a page where it applies (`u`: that page). With an A/B test (issue #25) `a` is the visitor's
+  // arm, and a held-out visitor (control or global control group) is reported once as k 'held', shown nothing.
   z.object({
     t: z.literal('dcm'),
     m: z.uuid(),
-    k: z.enum(['viewed', 'clicked', 'missing']),
+    k: z.enum(['viewed', 'clicked', 'missing', 'held']),
     u: text().optional(),
+    a: z.string().trim().min(1).max(40).optional(),
     ts,
   }),
 ]);

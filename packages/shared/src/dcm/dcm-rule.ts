@@ -46,6 +46,23 @@ export interface DcmRule {
   texts?: { title?: string; message?: string };
   /** An on-site message (packages/tracker/src/onsite.ts): alert → alert_box, topbar → topbar, image → notification_box. */
   tpl?: { type: string; mode?: string; props: Record<string, string> };
+  /** The item's A/B test (issue #25), absent without one. */
+  x?: DcmExperiment;
+}
+
+/**
+ * A GCD item's experiment as the injector reads it: the injector draws the visitor's arm with the shared assignArm /
+ * inGlobalControl over the visitor id (the tag does not know the person's uuid), shows the arm's variant, or nothing
+ * to a held-out visitor (then it reports k 'held'), and reports the arm with every showing and click.
+ */
+export interface DcmExperiment {
+  /** The item's control group, 0–50 %. */
+  c: number;
+  /** The domain's global control group, 0–20 %, and the domain's uuid (its scope). */
+  g: number;
+  d: string;
+  /** Each variant: its name, weight (%) and what of the rule it changes (the content of its CELL_DCM values). */
+  v: { n: string; w: number; r: Partial<DcmRule> }[];
 }
 
 /** Per GCD item in GET /api/momentum/list/:domain?type=dcm. */

@@ -34,7 +34,7 @@ export function createBatchWriter(options: { timeZone?: string } = {}): WriteBat
     if (batch.length === 0) return;
     const personUuid = await upsertPersons(db, batch);
     await writeEvents(db, batch, personUuid, stored);
-    await recordDcm(db, batch);
+    await recordDcm(db, batch, personUuid);
     await recordPush(db, batch, personUuid);
     await recordCatalogue(db, batch);
     await rollups.record(db, batch, personUuid);

@@ -14,8 +14,9 @@ export const rulesRevision = async (db: Db, domainUuid: string, verified: boolea
   (
     await queryRows<{ rev: string | null }>(
       db,
-      sql`SELECT left(md5(${verified ? 'v' : 'u'} || string_agg(m.uuid::text || ':' || m.version::text, ',' ORDER BY m.uuid)), 16) AS rev
-          FROM momentums m
+      sql`SELECT left(md5(${verified ? 'v' : 'u'} || max(d.control_group_percent)::text || ';'
+            || string_agg(m.uuid::text || ':' || m.version::text, ',' ORDER BY m.uuid)), 16) AS rev
+          FROM momentums m JOIN domains d ON d.uuid = m.domain_uuid
           WHERE m.domain_uuid = ${domainUuid}::uuid AND m.type = 'dcm' AND m.status = 'Active' AND ${placed}`,
     )
   )[0]?.rev ?? null;
@@ -23,8 +24,8 @@ export const rulesRevision = async (db: Db, domainUuid: string, verified: boolea
 export const activeItems = (db: Db, domainUuid: string) =>
   queryRows<DcmItemRow>(
     db,
-    sql`SELECT m.uuid, m.momentums, m.worktime, c.time_zone
-        FROM momentums m JOIN companies c ON c.uuid = m.company_uuid
+    sql`SELECT m.uuid, m.momentums, m.worktime, c.time_zone, m.experiment, m.domain_uuid, d.control_group_percent
+        FROM momentums m JOIN companies c ON c.uuid = m.company_uuid JOIN domains d ON d.uuid = m.domain_uuid
         WHERE m.domain_uuid = ${domainUuid}::uuid AND m.type = 'dcm' AND m.status = 'Active' AND ${placed}
         ORDER BY m.created_at, m.uuid`,
   );

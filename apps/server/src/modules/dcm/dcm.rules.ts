@@ -7,6 +7,7 @@ import {
   toPortableRegex,
   type Worktime,
 } from '@impeto/shared';
+import { storedExperiment } from '../../engine/arm.ts';
 import { wireFilter } from '../../lib/filter/compile-filter.ts';
 import { sanitizeDcmHtml } from './dcm-html.ts';
 
@@ -28,6 +29,10 @@ export interface DcmItemRow {
   momentums: unknown[];
   worktime: Worktime | Record<string, unknown> | null;
   time_zone: string;
+  /** The item's A/B test (issue #25), as stored, and the domain's global control group and uuid. */
+  experiment?: unknown;
+  control_group_percent?: number | null;
+  domain_uuid?: string;
 }
 
 type Block = { type: string; regex?: boolean; values?: Record<string, unknown>[] };
@@ -89,7 +94,61 @@ function trigger(block: Block | undefined): DcmTrigger | null {
   return null;
 }
 
+/** What of a rule a variant may change: its content and where it goes, not its audience, trigger or limits. */
+const VARIANT_KEYS = [
+  'kind',
+  'sel',
+  'at',
+  'ce',
+  'ct',
+  'html',
+  'css',
+  'js',
+  'safe',
+  'to',
+  'optin',
+  'texts',
+  'tpl',
+] as const;
+
+/**
+ * The rule with its experiment (issue #25): each variant's CELL_DCM values made into a rule as the item's own
+ * (so an unverified domain's HTML is sanitised, and its JS dropped, for every variant), of which the injector takes
+ * the content. A variant that makes no rule (no selector for custom code, say) gives the item none: a visitor in
+ * its arm would be shown nothing while counted as shown. Without an experiment, the item's rule as before.
+ */
 export function toDcmRule(row: DcmItemRow, verified: boolean, now: Date): DcmRule | null {
+  const rule = baseRule(row, verified, now);
+  const experiment = storedExperiment(row.experiment);
+  if (!rule || !experiment || (experiment.control_percent <= 0 && experiment.variants.length === 0)) return rule;
+  const blocks = row.momentums as Block[];
+  const v: NonNullable<DcmRule['x']>['v'] = [];
+  for (const variant of experiment.variants) {
+    const values = variant.values[0] as Record<string, unknown> | undefined;
+    if (!values) return null;
+    const own = baseRule(
+      { ...row, momentums: blocks.map((b) => (b.type === 'dispatcher' ? { ...b, values: [values] } : b)) },
+      verified,
+      now,
+    );
+    if (!own) return null;
+    const r: Partial<DcmRule> = {};
+    for (const k of VARIANT_KEYS) if (own[k] !== undefined) (r as Record<string, unknown>)[k] = own[k];
+    // Keys the base has and the variant does not are cleared so the injector's merge does not keep them.
+    for (const k of VARIANT_KEYS)
+      if (rule[k] !== undefined && own[k] === undefined) (r as Record<string, unknown>)[k] = null;
+    v.push({ n: variant.name, w: variant.weight, r });
+  }
+  rule.x = {
+    c: experiment.control_percent,
+    g: Math.max(0, Number(row.control_group_percent) || 0),
+    d: row.domain_uuid ?? '',
+    v,
+  };
+  return rule;
+}
+
+function baseRule(row: DcmItemRow, verified: boolean, now: Date): DcmRule | null {
   const blocks = row.momentums as Block[];
   const find = (type: string) => blocks.find((b) => b.type === type);
   const finish = find('finish')?.values?.[0]?.value;

@@ -114,7 +114,7 @@ describe('rules to the tag', () => {
     ]);
     expect(res.status).toBe(200);
     const cfg = await tagConfig(d);
-    expect(cfg.version).toBe('1.6.0');
+    expect(cfg.version).toBe('1.7.0');
     expect(cfg.dcm).toMatch(/^[0-9a-f]{16}$/);
 
     const { rules, rev, cache } = await rulesOf(d, cfg.dcm);

@@ -46,7 +46,7 @@ describe('domains', () => {
       status: 'Active',
       active: true,
       gero_validate: false,
-      gero_version: '1.6.0',
+      gero_version: '1.7.0',
       cn_sw_version: '1.0.0',
     });
     const other = await create('Outra', 'https://outra-loja.com.br/ofertas');
@@ -137,6 +137,7 @@ describe('domains', () => {
       { version: '1.4.0' },
       { version: '1.5.0' },
       { version: '1.6.0' },
+      { version: '1.7.0' },
     ]);
     const cnsw = await call(t.app, 'GET', '/api/cnsw/version/list', undefined, owner.token);
     expect(cnsw.body.data).toEqual([{ version: '1.0.0' }]);
@@ -218,7 +219,7 @@ describe('tag files', () => {
       id: d.gero_id,
       root: 'https://tag-exemplo.com.br',
       enabled: true,
-      version: '1.6.0',
+      version: '1.7.0',
     });
     expect(config.json().vapid_public).toMatch(/^[\w-]{87}$/);
 

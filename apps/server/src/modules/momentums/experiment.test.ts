@@ -115,7 +115,7 @@ describe('experiment in the momentum body', () => {
     }
   });
 
-  it('is refused on a GCD item, whose content runs in the page', async () => {
+  it("is taken by a GCD item, whose arm the tag's injector draws (modules/dcm/dcm-experiment.test.ts)", async () => {
     const res = await call(
       t.app,
       'POST',
@@ -130,8 +130,8 @@ describe('experiment in the momentum body', () => {
       },
       owner.token,
     );
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe(em.dcmNotSupported);
+    expect(res.status).toBe(200);
+    expect(res.body.data.experiment).toMatchObject({ control_percent: 10 });
   });
 
   it('is in the OpenAPI document', async () => {

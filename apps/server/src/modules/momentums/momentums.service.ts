@@ -109,13 +109,12 @@ async function assertTitle(
 }
 
 /**
- * The experiment to store (issue #25): null without one (absent, or no control group and no variants); GCD items run
- * in the page, where no arm is drawn yet, so they refuse one. With variants the dispatcher block carries the first
+ * The experiment to store (issue #25): null without one (absent, or no control group and no variants). GCD items
+ * take one too: the tag's injector (release 1.7.0) draws the visitor's arm in the page (modules/dcm/dcm.rules.ts). With variants the dispatcher block carries the first
  * variant's message, so whatever reads the blocks alone sees variant A.
  */
 function withExperiment(type: MomentumType, blocks: unknown[], experiment: Experiment | null | undefined) {
   if (!isExperimentActive(experiment)) return { blocks, experiment: null };
-  if (type === 'dcm') throw invalid(experimentMessages.dcmNotSupported, 'experiment');
   if (experiment.winner && type !== 'campaign') throw invalid(experimentMessages.winnerCampaignOnly, 'experiment');
   const first = experiment.variants[0]?.values[0];
   if (!first) return { blocks, experiment };
