@@ -3,6 +3,10 @@
  * group: of the person and the domain), so the engine at delivery time, the simulator and any worker or restart
  * agree without storing anything first. The hash is MurmurHash3 (x86, 32 bits) over the UTF-16 code units of
  * '<person>:<scope>', the same in Node and in browsers, well spread for ids that differ in one character.
+ *
+ * The engine passes the person's uuid. GCD items (type 'dcm') are drawn in the browser by the tag's injector
+ * (packages/tracker/src/dcm.ts imports these functions), which knows only the visitor id (persons.visitor_id), so for
+ * them `personId` is the visitor id; the collector records the arm the tag reports for that visitor's person.
  */
 
 export const CONTROL_ARM = 'control';
