@@ -103,11 +103,10 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
   counted.catch(() => {}); // awaited below; left unawaited only when the replay stops
   if (sim.tally.wantsSamples()) {
     for (const row of await q.audienceRemovedSample(db, companyUuid, audience, SAMPLES)) {
-      const first = occurrences.find((o) => o.getTime() >= new Date(row.first_seen).getTime())!;
       const who = sim.tally.wantsSamples() ? { recipient: recipientOf(channelType, row) } : undefined;
       const [stage, reason] =
         row.reason === null ? (['filter', OUT_OF_AUDIENCE.error] as const) : (['channel', row.reason] as const);
-      tally.removed(stage, row.uuid, who, reason, first, 0);
+      tally.removed(stage, row.uuid, who, reason, occurrences[row.before]!, 0);
     }
   }
   const cursor = await q.openCursor<q.AudienceRow>(input.database, q.audienceQuery(companyUuid, audience));
@@ -143,26 +142,32 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
 
   /** One page of persons, each replayed whole. */
   async function replayPage(page: q.AudienceRow[]) {
-    const views = new Map(
-      page.map((row) => [
-        row.uuid,
-        personView(
-          sim,
-          { ...row, push_status: null, push_subscription: null, attributes: row.attributes ?? {} },
-          row.real ?? [],
-          row.skip,
-        ),
-      ]),
+    const views = page.map((row) =>
+      personView(
+        sim,
+        {
+          uuid: row.uuid,
+          visitor_id: row.visitor_id,
+          email: row.email,
+          phone: row.phone,
+          push_status: null,
+          push_subscription: null,
+          attributes: row.attributes ?? {},
+          timezone: row.timezone,
+        },
+        row.real ?? [],
+        row.skip,
+      ),
     );
     // Best time: each person's most active local hour over the 30 days before each occurrence (the fan-out's query).
     const hours = sim.timing?.best_time
       ? await Promise.all(
-          occurrences.map((o) =>
+          occurrences.map((o, k) =>
             mostActiveHours(db, {
               domainUuid,
-              zones: page
-                .filter((r) => !views.get(r.uuid)!.fanOutSkip && new Date(r.first_seen) <= o)
-                .map((r) => ({ uuid: r.uuid, zone: views.get(r.uuid)!.zone })),
+              zones: page.flatMap((r, i) =>
+                !views[i]!.fanOutSkip && r.before <= k ? [{ uuid: r.uuid, zone: views[i]!.zone }] : [],
+              ),
               since: bestSince(o),
               until: o,
             }),
@@ -182,19 +187,19 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
       return throttles[k] ? throttles[k]!.slot(plan) : plan;
     };
 
-    for (const row of page) {
-      const firstSeen = new Date(row.first_seen).getTime();
-      const mine = occurrences.flatMap((o, k) => (o.getTime() >= firstSeen ? [{ o, k }] : []));
-      if (mine.length === 0) continue;
-      tally.enter(mine.length * offsets.length);
-      const person = views.get(row.uuid)!;
+    for (let i = 0; i < page.length; i++) {
+      // The occurrences from the first at or after the person's first visit (`before` of them came earlier).
+      const before = page[i]!.before;
+      if (before >= occurrences.length) continue;
+      tally.enter((occurrences.length - before) * offsets.length);
+      const person = views[i]!;
       // The person's planned sends, decided in due order; a deferred one is put back in its place.
-      const planned: { due: number; waiting?: { stage: SimulationStage; reason: string } }[] = mine
-        .flatMap(({ o, k }) => {
-          const first = firstSend(person, k, o).getTime();
-          return offsets.map((s) => ({ due: first + s * 1000 }));
-        })
-        .sort((a, b) => a.due - b.due);
+      const planned: { due: number; waiting?: { stage: SimulationStage; reason: string } }[] = [];
+      for (let k = before; k < occurrences.length; k++) {
+        const first = firstSend(person, k, occurrences[k]!).getTime();
+        for (const s of offsets) planned.push({ due: first + s * 1000 });
+      }
+      if (planned.length > 1) planned.sort((a, b) => a.due - b.due);
       while (planned.length) {
         const next = planned.shift()!;
         if (next.due >= sim.to.getTime()) {

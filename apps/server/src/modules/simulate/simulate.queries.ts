@@ -219,7 +219,8 @@ export interface SimPerson {
 /** A person of the audience the replay decides send by send: in the filter, and reachable (or kept for the finish date). */
 export interface AudienceRow {
   uuid: string;
-  first_seen: string | Date;
+  /** How many of the occurrences came before the person's first visit (audienceBase). */
+  before: number;
   visitor_id: string;
   email: string | null;
   phone: string | null;
@@ -255,7 +256,7 @@ export interface AudienceInput {
 /**
  * The domain's persons who existed before the last occurrence, each with whether the filter's SQL form passes them,
  * why the channel cannot reach them (both the fan-out's own SQL) and how many occurrences came before their first
- * visit (`before`: the thresholds below first_seen to the millisecond, as the replay compares them in JavaScript).
+ * visit (`before`: the thresholds below first_seen taken to the millisecond, as a JavaScript Date holds it).
  */
 function audienceBase(companyUuid: string, input: AudienceInput): SQL {
   const occurrences = sql`ARRAY[${sql.join(
@@ -293,14 +294,14 @@ export const audienceRemoved = (db: Db, companyUuid: string, input: AudienceInpu
 export const audienceRemovedSample = (db: Db, companyUuid: string, input: AudienceInput, limit: number) =>
   queryRows<{
     uuid: string;
-    first_seen: string | Date;
+    before: number;
     visitor_id: string;
     email: string | null;
     phone: string | null;
     reason: string | null;
   }>(
     db,
-    sql`SELECT a.uuid::text AS uuid, a.first_seen, a.visitor_id, a.email, a.phone,
+    sql`SELECT a.uuid::text AS uuid, a.before::int AS before, a.visitor_id, a.email, a.phone,
                CASE WHEN a.passes THEN a.skip END AS reason
         FROM (${audienceBase(companyUuid, input)}) AS a
         WHERE ${countedOnly(input)}
@@ -331,7 +332,7 @@ export function audienceQuery(companyUuid: string, input: AudienceInput): SQL {
             'client.location.country', a.attributes -> 'client.location.country',
             'client.location.region', a.attributes -> 'client.location.region',
             'client.location.city', a.attributes -> 'client.location.city')`;
-  return sql`SELECT a.uuid::text AS uuid, a.first_seen, a.visitor_id, a.email, a.phone, a.skip, a.timezone,
+  return sql`SELECT a.uuid::text AS uuid, a.before::int AS before, a.visitor_id, a.email, a.phone, a.skip, a.timezone,
                     ${attributes} AS attributes, ${input.cap ? sql`s.real` : sql`NULL::json`} AS real
              FROM (${audienceBase(companyUuid, input)}) AS a
              ${real}
