@@ -19,12 +19,15 @@ import { withDomain } from '../../../lib/navigation.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import {
   blockOf,
+  checkExperiment,
   checkFilter,
   checkFinishFuture,
+  type ExperimentState,
   emptyFilter,
   emptyFinish,
   emptyTrigger,
   emptyWorktime,
+  experimentFromItem,
   type FieldErrors,
   FilterEditor,
   type FilterState,
@@ -62,6 +65,7 @@ import {
   type DcmDispatcherState,
   type DcmTagsState,
   DISPATCHER_LABELS,
+  dcmBlockInput,
   dcmFromBlock,
   emptyDispatcher,
   emptyTags,
@@ -69,9 +73,9 @@ import {
   OPTIN_LABELS,
   TEMPLATE_LABELS,
 } from '../dcm-state.ts';
+import { type DcmExperimentErrors, DcmVariants } from './dcm-variants.tsx';
 import { DispatcherPreview } from './dispatcher-preview.tsx';
 import { LastStepsModal, type ScheduleChoice } from './last-steps-modal.tsx';
-import { TagsEditor } from './tags-editor.tsx';
 
 interface ManagerState {
   title: string;
@@ -82,9 +86,12 @@ interface ManagerState {
   tags: DcmTagsState;
   dispatcher: DcmDispatcherState;
   finish: FinishState;
+  /** 'Teste A/B' (issue #25): variants B, C, … of the tags, shares and control group. */
+  experiment: ExperimentState<DcmTagsState>;
 }
 type Errors = Partial<Record<'filter' | 'trigger' | 'worktime' | 'tags' | 'dispatcher' | 'finish', FieldErrors>> & {
   title?: string;
+  experiment?: DcmExperimentErrors;
 };
 
 function initialState(item: MomentumItem | undefined): ManagerState {
@@ -98,7 +105,30 @@ function initialState(item: MomentumItem | undefined): ManagerState {
     tags: item ? dcm.tags : emptyTags(),
     dispatcher: item ? dcm.dispatcher : emptyDispatcher(),
     finish: item ? finishFromBlock(blockOf(item.momentums, 'finish')) : emptyFinish(),
+    experiment: experimentFromItem(item?.experiment, (v) => dcmFromBlock({ values: [v] }).tags),
   };
+}
+
+/**
+ * The variants' tags (each through the same checks as the item's own) and the experiment through the shared schema,
+ * every variant a CELL_DCM value with the item's 'Últimos passos' choice. `chosen`: that choice is made (Salvar's
+ * second step), so an empty selector or editor is judged.
+ */
+function checkDcmExperiment(state: ManagerState, chosen: boolean) {
+  const others = state.experiment.ab ? state.experiment.others : [];
+  const variants = others.map((o) => {
+    const e = checkTags(o, state.dispatcher.dispatcher_type, chosen);
+    return Object.keys(e).length ? e : undefined;
+  });
+  const x = checkExperiment(
+    state.experiment,
+    [state.tags, ...others].map((t) => dcmBlockInput(t, state.dispatcher)),
+  );
+  const errors: DcmExperimentErrors = {
+    ...(variants.some(Boolean) ? { variants } : {}),
+    ...(x.ok ? {} : { experiment: x.errors }),
+  };
+  return { errors, experiment: x.ok ? x.experiment : undefined, ok: Object.keys(errors).length === 0 };
 }
 
 export interface DcmManagerProps {
@@ -159,6 +189,8 @@ export function DcmManager({ domainUuid, siteRoot, item, viewOnly = false }: Dcm
     if (w) next.worktime = w;
     const tags = checkTags(state.tags, state.dispatcher.dispatcher_type, false);
     if (Object.keys(tags).length) next.tags = tags;
+    const x = checkDcmExperiment(state, false);
+    if (!x.ok) next.experiment = x.errors;
     if (state.finish.enabled) {
       const fin = checkFinishFuture(state.finish);
       if (fin.ok) blocks.push(fin.block);
@@ -177,6 +209,12 @@ export function DcmManager({ domainUuid, siteRoot, item, viewOnly = false }: Dcm
       setLastSteps(false);
       return warnIncomplete();
     }
+    const x = checkDcmExperiment(state, true);
+    if (!x.ok) {
+      setErrors((e) => ({ ...e, experiment: x.errors }));
+      setLastSteps(false);
+      return warnIncomplete();
+    }
     const dispatcher = checkDcm(state.tags, state.dispatcher);
     if (!dispatcher.ok) return setErrors((e) => ({ ...e, dispatcher: dispatcher.errors }));
     const [filter, trigger, finish] = blocksRef.current;
@@ -188,6 +226,7 @@ export function DcmManager({ domainUuid, siteRoot, item, viewOnly = false }: Dcm
       channel_uuid: null,
       momentums: [filter, trigger, dispatcher.block, ...(finish ? [finish] : [])],
       worktime: toWorktime(state.worktime),
+      ...(x.experiment ? { experiment: x.experiment } : {}),
       ...(item ? { uuid: item.uuid } : {}),
       ...(schedule ?? {}),
     };
@@ -352,12 +391,15 @@ export function DcmManager({ domainUuid, siteRoot, item, viewOnly = false }: Dcm
           title="Tags customizadas"
           description="Onde e como o conteúdo entra na página, e o seu HTML, CSS e JavaScript."
         >
-          <TagsEditor
+          <DcmVariants
             value={state.tags}
             onChange={set('tags')}
             errors={errors.tags}
             disabled={viewOnly}
             selectorRequired={state.dispatcher.dispatcher_type === 'custom'}
+            experiment={state.experiment}
+            onExperimentChange={set('experiment')}
+            experimentErrors={errors.experiment ?? {}}
           />
         </FormSection>
         {viewOnly ? (
