@@ -65,6 +65,13 @@ export interface DcmExperiment {
   v: { n: string; w: number; r: Partial<DcmRule> }[];
 }
 
+/** The first tag release whose GCD injector honours A/B tests (a domain on an older one shows variant A to all). */
+export const DCM_EXPERIMENTS_SINCE = '1.7.0';
+
+/** Whether a tag release honours GCD A/B tests. */
+export const tagHonoursDcmExperiments = (version: string) =>
+  version.localeCompare(DCM_EXPERIMENTS_SINCE, undefined, { numeric: true }) >= 0;
+
 /** Per GCD item in GET /api/momentum/list/:domain?type=dcm. */
 export interface DcmStats {
   shown: number;

@@ -23,6 +23,8 @@ export const experimentMessages = {
   variantChannel: 'Cada variante deve usar o canal do bloco de canal.',
   noDispatcher: 'Um teste A/B precisa de um bloco de canal.',
   dcmNotSupported: 'Conteúdos do GCD ainda não aceitam teste A/B nem grupo de controle.',
+  dcmTagTooOld: (since: string) =>
+    `Teste A/B e grupo de controle no GCD precisam da tag ${since} ou mais nova: atualize a versão da tag do domínio.`,
   /** The reasons stored with a held-out delivery (the delivery log shows them). */
   heldOut: 'grupo de controle',
   heldOutGlobal: 'grupo de controle global',

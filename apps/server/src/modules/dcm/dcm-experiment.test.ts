@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { assignArm, type DcmRule } from '@impeto/shared';
+import { assignArm, type DcmRule, experimentMessages } from '@impeto/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
 
@@ -183,5 +183,18 @@ describe('GCD items with an A/B test', () => {
       counts[arm] = (counts[arm] ?? 0) + 1;
     }
     expect(Object.keys(counts).sort()).toEqual(['A', 'B', 'control']);
+  });
+});
+
+describe('GCD A/B tests and the tag release', () => {
+  it('are refused on a domain whose tag is older than 1.7.0 (its injector would show variant A to everyone)', async () => {
+    const d = await newDomain();
+    const v = await call(t.app, 'PUT', `/api/gero/domain/${d.uuid}/version/1.6.0`, undefined, owner.token);
+    expect(v.status).toBe(200);
+    const res = await createItem(d);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(experimentMessages.dcmTagTooOld('1.7.0'));
+    // Without a test the item is saved as before.
+    expect((await createItem(d, { experiment: undefined })).status).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { channels, momentums } from '../../db/schema.ts';
+import { channels, domains, momentums } from '../../db/schema.ts';
 
 export type MomentumRow = typeof momentums.$inferSelect;
 
@@ -57,6 +57,10 @@ export const updateMomentum = async (
       .where(and(eq(momentums.companyUuid, companyUuid), eq(momentums.uuid, uuid)))
       .returning()
   )[0];
+
+/** The domain's tag release (GCD A/B tests need one whose injector draws the arm). */
+export const findDomainTagVersion = async (db: Db, domainUuid: string) =>
+  (await db.select({ v: domains.geroVersion }).from(domains).where(eq(domains.uuid, domainUuid)).limit(1))[0]?.v;
 
 export const findDomainChannel = async (db: Db, domainUuid: string, channelUuid: string) =>
   (

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CreateMomentumInput,
+  DCM_EXPERIMENTS_SINCE,
   DEFAULT_JOURNEY_EXIT,
   type Experiment,
   type ExperimentDecision,
@@ -17,6 +18,7 @@ import {
   type MomentumType,
   momentumMessages as m,
   pickTiming,
+  tagHonoursDcmExperiments,
   type UpdateMomentumInput,
 } from '@impeto/shared';
 import type { Principal } from '../../lib/auth-guard.ts';
@@ -125,6 +127,17 @@ function withExperiment(type: MomentumType, blocks: unknown[], experiment: Exper
 }
 
 /**
+ * A GCD item's experiment is honoured by the tag's injector from release 1.7.0 on (it draws the arm in the page): on a
+ * domain whose tag is older, every visitor would see variant A and nothing would be counted per arm, so it is refused.
+ */
+async function assertTagHonours(ctx: AppContext, type: MomentumType, domainUuid: string, experiment: unknown) {
+  if (type !== 'dcm' || !experiment) return;
+  const version = (await q.findDomainTagVersion(ctx.db, domainUuid)) ?? '';
+  if (!tagHonoursDcmExperiments(version))
+    throw invalid(experimentMessages.dcmTagTooOld(DCM_EXPERIMENTS_SINCE), 'experiment');
+}
+
+/**
  * The item's channel: the one sent, else the domain's channel of the dispatcher's type. The spec's create body
  * carries no channel_uuid (doc 2 §7) and the engine sends by the block's type, but the editors read the item's
  * channel_uuid: an item made through the API (the demo's) would open with no channel.
@@ -217,6 +230,7 @@ export async function create(ctx: AppContext, principal: Principal, input: Creat
   const scheduledAt = status === 'Paused' && input.scheduled_at ? new Date(input.scheduled_at) : null;
   if (status !== 'Draft') assertComplete(ctx, input.type, input.momentums, scheduledAt);
   const { blocks, experiment } = withExperiment(input.type, input.momentums, input.experiment);
+  await assertTagHonours(ctx, input.type, input.domain_uuid, experiment);
   const journey = await withJourney(ctx, input.domain_uuid, input);
   const now = ctx.clock.now();
   const row = await q.insertMomentum(ctx.db, {
@@ -261,6 +275,7 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
     const scheduledAt = status === 'Paused' && input.scheduled_at ? new Date(input.scheduled_at) : null;
     if (status !== 'Draft') assertComplete(ctx, current.type, input.momentums, scheduledAt);
     const { blocks, experiment } = withExperiment(current.type, input.momentums, input.experiment);
+    await assertTagHonours(ctx, current.type, current.domainUuid, experiment);
     const journey = await withJourney(ctx, current.domainUuid, input);
     const row = await q.updateMomentum(ctx.db, principal.companyUuid, current.uuid, {
       ...journey,
@@ -285,6 +300,7 @@ export async function update(ctx: AppContext, principal: Principal, input: Updat
     .filter(Boolean) as unknown[];
   assertComplete(ctx, current.type, kept, null);
   const { blocks, experiment } = withExperiment(current.type, kept, input.experiment);
+  await assertTagHonours(ctx, current.type, current.domainUuid, experiment);
   const channelUuid = await resolveChannel(ctx, current.domainUuid, input.channel_uuid, blocks);
   // A paused journey's persons keep their positions by step number (engine/journey.ts reads the steps when due).
   const journey = await withJourney(ctx, current.domainUuid, input);
