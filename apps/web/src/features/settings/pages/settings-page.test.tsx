@@ -135,7 +135,7 @@ describe('company form', () => {
       credit_card: null,
       notes: null,
     });
-  }, 20_000);
+  });
 
   it('shows a saved company and opens it read-only in view mode', async () => {
     renderPage('/settings', { session: true, fetch: serve(savedCompany) });
