@@ -22,7 +22,8 @@ import * as q from './simulate.queries.ts';
  * each given the repeat chain (chainOffsets), and every planned send decided at its due time (planned-send.ts).
  * Persons are independent (the cap counts one person's messages; only a throttle's slots follow the fan-out's order,
  * by uuid, and then they come in that order), so they are read through a cursor a page at a time and each one is
- * replayed whole before the next.
+ * replayed whole before the next. Those the fan-out would not plan a send for (out of the filter, or a skipped row:
+ * the channel cannot reach them) are decided by its own SQL and only counted, without reading them.
  */
 
 const PAGE = 5_000;
