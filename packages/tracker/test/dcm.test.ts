@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DcmRule } from '../../shared/src/dcm/dcm-rule.ts';
 import { assignArm, inGlobalControl } from '../../shared/src/experiments/assign-arm.ts';
 import { filterTest, type WireCondition } from '../../shared/src/filter/predicate.ts';
@@ -349,6 +349,8 @@ describe('the GCD injector with an A/B test (release 1.7.0)', () => {
       { n: 'B', w: 50, r: { html: '<b class="var">Variante B</b>', css: '.var{color:red}' } },
     ],
   };
+  /** Reports leave with the next batch (0.5 s) or at once; a loaded machine may take longer. */
+  const WAIT = { timeout: 10_000, interval: 50 };
   const shares = {
     control_percent: 20,
     variants: [
@@ -383,33 +385,41 @@ describe('the GCD injector with an A/B test (release 1.7.0)', () => {
 
   it("shows variant B's content to a visitor whose hash lands in B, and reports the arm", async () => {
     const page = openV17(visitorIn('B'));
-    await sleep(50);
-    expect(page.doc.querySelector('#promo .var')?.textContent).toBe('Variante B');
+    await vi.waitFor(() => expect(page.doc.querySelector('#promo .var')?.textContent).toBe('Variante B'), WAIT);
     expect(page.doc.querySelector('style[data-gero-dcm]')?.textContent).toBe('.var{color:red}');
     (page.doc.querySelector('#promo .var') as HTMLElement).click();
-    await sleep(50);
-    expect(page.events().filter((e) => e.t === 'dcm')).toEqual([
-      expect.objectContaining({ m: ID, k: 'viewed', a: 'B' }),
-      expect.objectContaining({ m: ID, k: 'clicked', a: 'B' }),
-    ]);
+    await vi.waitFor(
+      () =>
+        expect(page.events().filter((e) => e.t === 'dcm')).toEqual([
+          expect.objectContaining({ m: ID, k: 'viewed', a: 'B' }),
+          expect.objectContaining({ m: ID, k: 'clicked', a: 'B' }),
+        ]),
+      WAIT,
+    );
   });
 
   it('shows variant A to a visitor in A', async () => {
     const page = openV17(visitorIn('A'));
-    await sleep(50);
-    expect(page.doc.querySelector('#promo .var')?.textContent).toBe('Variante A');
-    await sleep(600); // a showing goes with the next batch
-    expect(page.events().filter((e) => e.t === 'dcm')).toEqual([expect.objectContaining({ k: 'viewed', a: 'A' })]);
+    await vi.waitFor(() => expect(page.doc.querySelector('#promo .var')?.textContent).toBe('Variante A'), WAIT);
+    await vi.waitFor(
+      () =>
+        expect(page.events().filter((e) => e.t === 'dcm')).toEqual([expect.objectContaining({ k: 'viewed', a: 'A' })]),
+      WAIT,
+    );
   });
 
   it('shows nothing to a control visitor and reports them held out', async () => {
     const page = openV17(visitorIn('control'));
-    await sleep(50);
+    // Reported when the content would have gone in: from then on the page is as it was.
+    await vi.waitFor(
+      () =>
+        expect(page.events().filter((e) => e.t === 'dcm')).toEqual([
+          expect.objectContaining({ m: ID, k: 'held', a: 'control' }),
+        ]),
+      WAIT,
+    );
     expect(page.doc.querySelector('#promo')?.innerHTML).toBe('<span class="antes">Original</span>');
     expect(page.doc.querySelector('gero-dcm')).toBeNull();
-    expect(page.events().filter((e) => e.t === 'dcm')).toEqual([
-      expect.objectContaining({ m: ID, k: 'held', a: 'control' }),
-    ]);
   });
 
   it("shows nothing to a visitor of the domain's global control group", async () => {
@@ -418,16 +428,22 @@ describe('the GCD injector with an A/B test (release 1.7.0)', () => {
     // A global group of 20 % on some domain uuid that holds this visitor out.
     for (let i = 0; !inGlobalControl(vid, x.d, 20); i++) x = { ...experiment, d: `dom-${i}` };
     const page = openV17(vid, { ...x, g: 20 });
-    await sleep(50);
+    await vi.waitFor(
+      () =>
+        expect(page.events().filter((e) => e.t === 'dcm')).toEqual([
+          expect.objectContaining({ k: 'held', a: 'global' }),
+        ]),
+      WAIT,
+    );
     expect(page.doc.querySelector('gero-dcm')).toBeNull();
-    expect(page.events().filter((e) => e.t === 'dcm')).toEqual([expect.objectContaining({ k: 'held', a: 'global' })]);
   });
 
   it('an older release (1.5.0) ignores the test and shows the base content without an arm', async () => {
     const page = open([rule({ x: experiment })]);
-    await sleep(50);
-    expect(page.doc.querySelector('#promo .cupom')).not.toBeNull();
-    await sleep(600); // a showing goes with the next batch
-    expect(dcmReports(page)).toEqual([expect.not.objectContaining({ a: expect.anything() })]);
+    await vi.waitFor(() => expect(page.doc.querySelector('#promo .cupom')).not.toBeNull(), WAIT);
+    await vi.waitFor(
+      () => expect(dcmReports(page)).toEqual([expect.not.objectContaining({ a: expect.anything() })]),
+      WAIT,
+    );
   });
 });
