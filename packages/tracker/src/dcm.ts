@@ -9,15 +9,11 @@
 // seconds, and counts showings per visitor in localStorage for `recurrence`. Reports: { t: 'dcm', m, k } with k
 // viewed, clicked or missing (the selector matched nothing for 10 s where the rule applies; `u` the page).
 // An item with an A/B test (`x`, issue #25, release 1.7.0): the visitor's arm is drawn with the engine's own shared
-// function (assignArm / inGlobalControl) over the visitor id, the arm's variant is shown, and every report carries
-// the arm as `a`; a held-out visitor (control, global) is shown nothing and reported once per would-be showing as k 'held'.
+// function (assignArm) over the visitor id, the arm's variant is shown, and every report carries the arm as `a`; a
+// held-out visitor (control, or the domain's global group, which /collect/dcm answers as g: 1 from the person's
+// uuid as the engine draws it) is shown nothing and reported once per would-be showing as k 'held'.
 import type { DcmRule } from '../../shared/src/dcm/dcm-rule.ts';
-import {
-  assignArm,
-  CONTROL_ARM,
-  GLOBAL_CONTROL_ARM,
-  inGlobalControl,
-} from '../../shared/src/experiments/assign-arm.ts';
+import { assignArm, CONTROL_ARM, GLOBAL_CONTROL_ARM } from '../../shared/src/experiments/assign-arm.ts';
 import { filterTest, foldCase, textRule, worktimeOpen } from '../../shared/src/filter/predicate.ts';
 
 type Ev = Record<string, unknown>;
@@ -43,6 +39,8 @@ const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 let hook: Hook;
 let attrs: Record<string, unknown> = {};
+/** The visitor's person is in the domain's global control group. */
+let global = false;
 const armed = new Set<string>();
 
 const shownCounts = (): Record<string, number> => {
@@ -77,7 +75,7 @@ const pick = (rule: DcmRule): Placed => {
   const x = rule.x;
   if (!x) return rule;
   const id = hook.visitor();
-  const a = inGlobalControl(id, x.d, x.g)
+  const a = global
     ? GLOBAL_CONTROL_ARM
     : assignArm(id, rule.id, { control_percent: x.c, variants: x.v.map((v) => ({ name: v.n, weight: v.w })) })!;
   return { ...rule, ...x.v.find((v) => v.n === a)?.r, a };
@@ -274,6 +272,7 @@ const start = (t: Hook) => {
     ])
       .then(([rules, profile]) => {
         attrs = (profile?.a as Record<string, unknown>) || {};
+        global = profile?.g === 1;
         if (Array.isArray(rules?.rules)) run(rules.rules);
       })
       .catch(() => {});

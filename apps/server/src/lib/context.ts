@@ -46,6 +46,8 @@ export interface DcmHooks {
     visitorId: string,
     fromRequest: Record<string, unknown>,
   ): Promise<Record<string, unknown>>;
+  /** Whether the visitor's person is in the domain's global control group (GCD items with an A/B test show nothing). */
+  globalControl(domain: DcmDomain, visitorId: string): Promise<boolean>;
   /** dcm_stats of the company's GCD items on the domain, by item uuid. */
   stats(companyUuid: string, domainUuid: string): Promise<Map<string, DcmStats>>;
 }

@@ -51,16 +51,14 @@ export interface DcmRule {
 }
 
 /**
- * A GCD item's experiment as the injector reads it: the injector draws the visitor's arm with the shared assignArm /
- * inGlobalControl over the visitor id (the tag does not know the person's uuid), shows the arm's variant, or nothing
- * to a held-out visitor (then it reports k 'held'), and reports the arm with every showing and click.
+ * A GCD item's experiment as the injector reads it: the injector draws the visitor's arm with the shared assignArm
+ * over the visitor id (the tag does not know the person's uuid), shows the arm's variant, or nothing to a held-out
+ * visitor (then it reports k 'held'), and reports the arm with every showing and click. The domain's global control
+ * group is the engine's own draw (inGlobalControl over the person's uuid), which GET /collect/dcm answers as `g: 1`.
  */
 export interface DcmExperiment {
   /** The item's control group, 0–50 %. */
   c: number;
-  /** The domain's global control group, 0–20 %, and the domain's uuid (its scope). */
-  g: number;
-  d: string;
   /** Each variant: its name, weight (%) and what of the rule it changes (the content of its CELL_DCM values). */
   v: { n: string; w: number; r: Partial<DcmRule> }[];
 }

@@ -6,7 +6,9 @@
  *
  * The engine passes the person's uuid. GCD items (type 'dcm') are drawn in the browser by the tag's injector
  * (packages/tracker/src/dcm.ts imports these functions), which knows only the visitor id (persons.visitor_id), so for
- * them `personId` is the visitor id; the collector records the arm the tag reports for that visitor's person.
+ * them `personId` is the visitor id; the collector records the arm the tag reports for that visitor's person. The
+ * domain's global group stays the engine's draw over the person's uuid: the server answers it to the tag (GET
+ * /collect/dcm `g: 1`), so GCD items hold out the same persons as every momentum.
  */
 
 export const CONTROL_ARM = 'control';

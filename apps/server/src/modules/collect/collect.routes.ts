@@ -205,7 +205,9 @@ export function collectRoutes(
       if (enrich.isBot(request.headers['user-agent'])) return reply.send({ a: {} });
       const fromRequest = requestAttributes(enrich.senderOf(request, parsed.data.l));
       const a = await ctx.dcm.visitorProfile(target, parsed.data.vid, fromRequest);
-      return reply.send({ a });
+      // g: the visitor's person is in the domain's global control group (issue #25): no GCD test shows them anything.
+      const g = await ctx.dcm.globalControl(target, parsed.data.vid);
+      return reply.send({ a, ...(g && { g: 1 }) });
     });
 
     app.get('/collect/pending', { schema: { tags: ['collect'] } }, async (request, reply) => {

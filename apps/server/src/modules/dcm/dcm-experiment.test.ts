@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { assignArm, type DcmRule, experimentMessages } from '@impeto/shared';
+import { assignArm, type DcmRule, experimentMessages, inGlobalControl } from '@impeto/shared';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
+import { queryRows } from '../../db/client.ts';
 
 /*
  * A/B tests of GCD items (issue #25): the item takes an experiment, the tag's rules carry it (every variant's HTML
@@ -97,7 +99,7 @@ describe('GCD items with an A/B test', () => {
     expect(rules).toHaveLength(1);
     const rule = rules[0]!;
     expect(rule.html).toBe('<b>Variante A</b><img src="x" />');
-    expect(rule.x).toMatchObject({ c: 20, g: 0, d: d.uuid });
+    expect(rule.x).toMatchObject({ c: 20 });
     expect(rule.x?.v.map((v) => [v.n, v.w])).toEqual([
       ['A', 50],
       ['B', 50],
@@ -111,21 +113,40 @@ describe('GCD items with an A/B test', () => {
     }
   });
 
-  it("carry the domain's global control group, and the rules change when it does", async () => {
+  it("tell the tag which visitors are in the domain's global control group, drawn over their person as the engine does", async () => {
     const d = await newDomain();
     await createItem(d);
-    const before = (await t.app.inject({ method: 'GET', url: `/t/config/${d.gero_id}` })).json().dcm;
     const upd = await call(
       t.app,
       'PUT',
       `/api/domain/update/${d.uuid}`,
-      { domain: { control_group_percent: 10 } },
+      { domain: { control_group_percent: 20 } },
       owner.token,
     );
     expect(upd.status).toBe(200);
-    const after = (await t.app.inject({ method: 'GET', url: `/t/config/${d.gero_id}` })).json().dcm;
-    expect(after).not.toBe(before);
-    expect((await rulesOf(d)).rules[0]?.x?.g).toBe(10);
+    const profile = async (vid: string) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/collect/dcm?id=${d.gero_id}&vid=${vid}&l=pt-BR`,
+          headers: { origin: d.root, 'user-agent': CHROME },
+        })
+      ).json() as { a: unknown; g?: number };
+    // A visitor not stored yet has no person: not held out on that first page.
+    expect((await profile('vis-novo')).g).toBeUndefined();
+    for (let i = 0; i < 30; i++) await collect(d, `vis-g-${i}`, [{ t: 'pv', u: `${d.root}/produtos` }]);
+    const rows = await queryRows<{ uuid: string; visitor_id: string }>(
+      t.app.ctx.db,
+      sql`SELECT uuid, visitor_id FROM persons WHERE domain_uuid = ${d.uuid}::uuid`,
+    );
+    expect(rows).toHaveLength(30);
+    let held = 0;
+    for (const r of rows) {
+      const expected = inGlobalControl(r.uuid, d.uuid, 20);
+      if (expected) held++;
+      expect((await profile(r.visitor_id)).g === 1).toBe(expected);
+    }
+    expect(held).toBeGreaterThan(0);
   });
 
   it('count the reports per arm, held-out visitors included, and conversions for the arm, in the report', async () => {

@@ -24,7 +24,7 @@ export const rulesRevision = async (db: Db, domainUuid: string, verified: boolea
 export const activeItems = (db: Db, domainUuid: string) =>
   queryRows<DcmItemRow>(
     db,
-    sql`SELECT m.uuid, m.momentums, m.worktime, c.time_zone, m.experiment, m.domain_uuid, d.control_group_percent
+    sql`SELECT m.uuid, m.momentums, m.worktime, c.time_zone, m.experiment, d.control_group_percent
         FROM momentums m JOIN companies c ON c.uuid = m.company_uuid JOIN domains d ON d.uuid = m.domain_uuid
         WHERE m.domain_uuid = ${domainUuid}::uuid AND m.type = 'dcm' AND m.status = 'Active' AND ${placed}
         ORDER BY m.created_at, m.uuid`,
@@ -40,6 +40,15 @@ export const visitorAttributes = async (db: Db, domainUuid: string, visitorId: s
           FROM persons p WHERE p.domain_uuid = ${domainUuid}::uuid AND p.visitor_id = ${visitorId}`,
     )
   )[0]?.attributes ?? null;
+
+/** The person of a visitor, or null for a visitor not stored yet. */
+export const visitorPersonUuid = async (db: Db, domainUuid: string, visitorId: string) =>
+  (
+    await queryRows<{ uuid: string }>(
+      db,
+      sql`SELECT uuid FROM persons WHERE domain_uuid = ${domainUuid}::uuid AND visitor_id = ${visitorId}`,
+    )
+  )[0]?.uuid ?? null;
 
 export interface DcmStatsRow {
   momentum_uuid: string;

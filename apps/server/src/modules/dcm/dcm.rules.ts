@@ -29,10 +29,9 @@ export interface DcmItemRow {
   momentums: unknown[];
   worktime: Worktime | Record<string, unknown> | null;
   time_zone: string;
-  /** The item's A/B test (issue #25), as stored, and the domain's global control group and uuid. */
+  /** The item's A/B test (issue #25), as stored, and the domain's global control group (dcm.service reads it). */
   experiment?: unknown;
   control_group_percent?: number | null;
-  domain_uuid?: string;
 }
 
 type Block = { type: string; regex?: boolean; values?: Record<string, unknown>[] };
@@ -139,12 +138,7 @@ export function toDcmRule(row: DcmItemRow, verified: boolean, now: Date): DcmRul
       if (rule[k] !== undefined && own[k] === undefined) (r as Record<string, unknown>)[k] = null;
     v.push({ n: variant.name, w: variant.weight, r });
   }
-  rule.x = {
-    c: experiment.control_percent,
-    g: Math.max(0, Number(row.control_group_percent) || 0),
-    d: row.domain_uuid ?? '',
-    v,
-  };
+  rule.x = { c: experiment.control_percent, v };
   return rule;
 }
 
