@@ -1,10 +1,10 @@
 import type { ChannelAdapter, ChannelDelivery, SendResult } from '../channels/channel.ts';
 import type { AppContext } from '../lib/context.ts';
 import { unsubscribeUrl } from '../lib/unsubscribe-token.ts';
-import { decideArm, NO_ARM } from './arm.ts';
+import { decideArm } from './arm.ts';
 import { type BatchContext, PROVIDER_CHANNELS } from './batch-context.ts';
 import * as q from './deliveries.queries.ts';
-import { stepCompiled } from './journey.ts';
+import { stepArm, stepCompiled } from './journey.ts';
 import { engineMessages } from './messages.ts';
 import type { OutcomeRecorder } from './outcome-recorder.ts';
 import {
@@ -74,7 +74,12 @@ export async function deliver(env: SendEnv, pass: PassState, d: q.ClaimedDeliver
   const quietEnd = quietDeferral(now, compiled.channelType, row.quiet_hours, person, row.time_zone);
   if (quietEnd) return recorder.add({ id: d.id, status: 'queued', error: null, dueAt: quietEnd, refund: true });
   // The arm is decided when the message would go out (held-out persons count from then), before the cap is asked.
-  const { arm, heldOut, content: variantContent } = d.step > 0 ? NO_ARM : decideArm(row, d.person_uuid, d.trigger_at);
+  // A journey step's A/B test (stepArm) draws over the momentum and the step; no control group there.
+  const {
+    arm,
+    heldOut,
+    content: variantContent,
+  } = d.step > 0 ? stepArm(row, d.person_uuid, d.step, d.branch) : decideArm(row, d.person_uuid, d.trigger_at);
   if (heldOut) return recorder.add({ id: d.id, status: 'skipped', error: heldOut, arm });
   // Reachable when queued, maybe not now (unsubscribed since): skipped with the reason, before the cap is asked.
   const unreachable = unreachableReason(compiled.channelType, person);

@@ -1,4 +1,5 @@
 import {
+  assignArm,
   DEFAULT_JOURNEY_EXIT,
   hasJourney,
   type JourneyExit,
@@ -9,6 +10,7 @@ import {
 } from '@impeto/shared';
 import type { AppContext } from '../lib/context.ts';
 import { type CompiledFilter, compileFilter } from '../lib/filter/compile-filter.ts';
+import { type ArmDecision, NO_ARM } from './arm.ts';
 import * as q from './deliveries.queries.ts';
 import * as jq from './journey.queries.ts';
 import { type CompiledMomentum, textRule, tryCompileStored } from './matcher.ts';
@@ -112,6 +114,26 @@ export function stepCompiled(
   const content = stepContent(storedSteps(row.steps)?.[step - 1], branch);
   if (!content) return null;
   return { ...compiled, channelType: content.filter, content, repeats: [], triggerKind: null };
+}
+
+/**
+ * The A/B arm of a delivery of journey step `step` (≥ 1) on its main branch, when the step's message has variants:
+ * assignArm over the person and '<momentum uuid>:<step>' with the variants' weights (stable across retries, workers
+ * and restarts; no control group), the variant's name recorded on the delivery and its message sent. NO_ARM for a
+ * step without variants, an 'otherwise' message, or a step the momentum no longer has.
+ */
+export function stepArm(
+  row: Pick<q.DispatchMomentum, 'uuid' | 'steps'>,
+  personUuid: string,
+  step: number,
+  branch: string | null,
+): ArmDecision {
+  const variants = branch === 'otherwise' ? null : storedSteps(row.steps)?.[step - 1]?.variants;
+  if (!variants?.length) return NO_ARM;
+  const arm = assignArm(personUuid, `${row.uuid}:${step}`, { control_percent: 0, variants });
+  const variant = variants.find((v) => v.name === arm);
+  if (!arm || !variant) return NO_ARM;
+  return { arm, heldOut: null, content: variant.values[0] as ArmDecision['content'] };
 }
 
 /** Stands for the person in journeys whose rules read nothing of them. */

@@ -1,3 +1,4 @@
+import { experimentMessages, experimentVariantSchema, VARIANT_NAMES } from '../experiments/experiment.schema.ts';
 import { dispatcherValuesSchema } from '../momentums/blocks/dispatcher.schema.ts';
 import { filterBlockSchema } from '../momentums/blocks/filter.schema.ts';
 import { z } from '../zod.ts';
@@ -118,16 +119,43 @@ const messageValues = z.preprocess(
     .max(1, journeyMessages.valuesRequired),
 );
 
-export const journeyStepSchema = z.object(
-  {
-    wait: stepWaitSchema,
-    condition: stepConditionSchema,
-    values: messageValues,
-    /** A two-way split: the message for those whose condition failed (absent: they leave the journey). */
-    otherwise: messageValues.nullable().optional(),
-  },
-  { error: journeyMessages.valuesRequired },
-);
+export const journeyStepSchema = z
+  .object(
+    {
+      wait: stepWaitSchema,
+      condition: stepConditionSchema,
+      values: messageValues,
+      /** A two-way split: the message for those whose condition failed (absent: they leave the journey). */
+      otherwise: messageValues.nullable().optional(),
+      /**
+       * An A/B test of the step's message (issue #26 on #25's variants): 2 to 5, A to E in order, shares adding up to
+       * 100, on the channel of `values` (which keeps the first variant's values, as the dispatcher block does). The
+       * engine draws each person's arm over the momentum and the step (engine/journey.ts stepArm). Absent or null:
+       * one message. No control group on steps: the momentum's holds people out of the whole journey.
+       */
+      variants: z.array(experimentVariantSchema, { error: experimentMessages.variantsCount }).nullable().optional(),
+    },
+    { error: journeyMessages.valuesRequired },
+  )
+  .superRefine((step, ctx) => {
+    const variants = step.variants;
+    if (!variants) return;
+    if (variants.length < 2 || variants.length > VARIANT_NAMES.length) {
+      ctx.addIssue({ code: 'custom', message: experimentMessages.variantsCount, path: ['variants'] });
+      return;
+    }
+    variants.forEach((v, i) => {
+      if (v.name !== VARIANT_NAMES[i])
+        ctx.addIssue({ code: 'custom', message: experimentMessages.variantName, path: ['variants', i, 'name'] });
+    });
+    if (variants.reduce((sum, v) => sum + v.weight, 0) !== 100)
+      ctx.addIssue({ code: 'custom', message: experimentMessages.weightsSum, path: ['variants'] });
+    const channel = step.values[0]?.filter;
+    variants.forEach((v, i) => {
+      if (v.values[0] && v.values[0].filter !== channel)
+        ctx.addIssue({ code: 'custom', message: experimentMessages.variantChannel, path: ['variants', i, 'values'] });
+    });
+  });
 export type JourneyStep = z.output<typeof journeyStepSchema>;
 export type JourneyStepInput = z.input<typeof journeyStepSchema>;
 
@@ -193,6 +221,18 @@ export interface JourneyStepResult {
   reached: number;
   left_by_condition: number;
   exited_conversion: number;
+  sent: number;
+  viewed: number;
+  clicked: number;
+  conversions: number;
+  revenue: number;
+  /** A step whose message has an A/B test (main rows): the same figures per variant, from its deliveries' arm. */
+  variants?: JourneyVariantResult[];
+}
+
+/** One variant of a step's A/B test in the journey report. */
+export interface JourneyVariantResult {
+  name: string;
   sent: number;
   viewed: number;
   clicked: number;

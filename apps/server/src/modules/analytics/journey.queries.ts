@@ -68,3 +68,34 @@ export const conversionCounts = (db: Db, domainUuid: string, momentumUuid: strin
           AND ${inRange('c.ts', tz, r)}
         GROUP BY 1, 2`,
   );
+
+/**
+ * A/B variants of journey steps (main branch, step ≥ 1): sent/viewed/clicked by (step, arm), and the conversions
+ * credited to those deliveries, each on its own day as above.
+ */
+export const variantCounts = (db: Db, domainUuid: string, momentumUuid: string, tz: string, r: AnalyticsRange) =>
+  queryRows<{
+    step: number;
+    arm: string;
+    sent: number;
+    viewed: number;
+    clicked: number;
+    conversions: number;
+    revenue_cents: string | number;
+  }>(
+    db,
+    sql`SELECT d.step, d.arm,
+          count(*) FILTER (WHERE d.status IN ('sent', 'viewed', 'clicked') AND ${inRange('d.sent_at', tz, r)})::int AS sent,
+          count(*) FILTER (WHERE ${inRange('d.viewed_at', tz, r)})::int AS viewed,
+          count(*) FILTER (WHERE ${inRange('d.clicked_at', tz, r)})::int AS clicked,
+          coalesce(sum(c.conversions), 0)::int AS conversions,
+          coalesce(sum(c.revenue_cents), 0)::bigint AS revenue_cents
+        FROM deliveries d
+        LEFT JOIN (
+          SELECT delivery_id, count(*) AS conversions, sum(value_cents) AS revenue_cents FROM conversions
+          WHERE domain_uuid = ${domainUuid}::uuid AND momentum_uuid = ${momentumUuid}::uuid AND ${inRange('ts', tz, r)}
+          GROUP BY delivery_id
+        ) c ON c.delivery_id = d.id
+        WHERE d.momentum_uuid = ${momentumUuid}::uuid AND d.step > 0 AND d.branch IS NULL AND d.arm IS NOT NULL
+        GROUP BY 1, 2`,
+  );

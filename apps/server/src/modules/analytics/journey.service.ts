@@ -4,6 +4,7 @@ import {
   type DomainJourneyReport,
   type JourneyStep,
   type JourneyStepResult,
+  type JourneyVariantResult,
   journeyMessages,
 } from '@impeto/shared';
 import { storedSteps } from '../../engine/journey.ts';
@@ -21,11 +22,27 @@ async function stepResults(
   tz: string,
   r: AnalyticsRange,
 ): Promise<JourneyStepResult[]> {
-  const [positions, deliveries, conversions] = await Promise.all([
+  const withVariants = steps.some((s) => s.variants?.length);
+  const [positions, deliveries, conversions, arms] = await Promise.all([
     q.positionCounts(ctx.db, momentumUuid, tz, r),
     q.deliveryCounts(ctx.db, momentumUuid, tz, r),
     q.conversionCounts(ctx.db, domainUuid, momentumUuid, tz, r),
+    withVariants ? q.variantCounts(ctx.db, domainUuid, momentumUuid, tz, r) : [],
   ]);
+  const armOf = new Map(arms.map((a) => [`${Number(a.step)}|${a.arm}`, a]));
+  /** A step's A/B variants in their order (a variant nobody got yet: zeros). */
+  const variantRows = (step: number, s: JourneyStep): JourneyVariantResult[] =>
+    (s.variants ?? []).map((v) => {
+      const a = armOf.get(`${step}|${v.name}`);
+      return {
+        name: v.name,
+        sent: Number(a?.sent ?? 0),
+        viewed: Number(a?.viewed ?? 0),
+        clicked: Number(a?.clicked ?? 0),
+        conversions: Number(a?.conversions ?? 0),
+        revenue: Number(a?.revenue_cents ?? 0) / 100,
+      };
+    });
   const key = (step: number, branch: string) => `${step}|${branch}`;
   const sent = new Map(deliveries.map((d) => [key(Number(d.step), d.branch), d]));
   const converted = new Map(conversions.map((c) => [key(Number(c.step), c.branch), c]));
@@ -54,7 +71,8 @@ async function stepResults(
   steps.forEach((s, i) => {
     const step = i + 1;
     const left = Number(ended.get(step)?.left_by_condition ?? 0);
-    rows.push(row(step, 'main', created(step, 'main') + created(step, 'otherwise') + left));
+    const main = row(step, 'main', created(step, 'main') + created(step, 'otherwise') + left);
+    rows.push(s.variants?.length ? { ...main, variants: variantRows(step, s) } : main);
     if (s.otherwise?.length) rows.push(row(step, 'otherwise', created(step, 'otherwise')));
   });
   return rows;
