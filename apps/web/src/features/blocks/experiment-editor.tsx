@@ -150,6 +150,8 @@ export interface ExperimentEditorProps<V> {
   disabled?: boolean;
   /** A campaign: the variants may be tested on part of the audience first, the winner sent to the rest. */
   campaign?: boolean;
+  /** No 'Grupo de controle' (a journey step: the momentum's control group holds people out of the whole journey). */
+  noControl?: boolean;
 }
 
 /** The 'Teste A/B' controls: variants on or off, each one's share, send the winner (campaigns), 'Grupo de controle'. */
@@ -160,6 +162,7 @@ export function ExperimentEditor<V>({
   errors = {},
   disabled,
   campaign,
+  noControl,
 }: ExperimentEditorProps<V>) {
   const count = value.ab ? value.others.length + 1 : 0;
   const copy = () => structuredClone(variantA);
@@ -246,21 +249,23 @@ export function ExperimentEditor<V>({
           disabled={disabled}
         />
       ) : null}
-      <NumberInput
-        label="Grupo de controle"
-        description="Parte de quem se qualifica que não recebe nada, para medir quanto a mensagem vende a mais. De 0 a 50 %."
-        suffix=" %"
-        min={0}
-        max={MAX_CONTROL_PERCENT}
-        allowDecimal={false}
-        allowNegative={false}
-        clampBehavior="none"
-        value={value.control}
-        onChange={(control) => set({ control })}
-        error={errors.control}
-        disabled={disabled}
-        styles={{ wrapper: { maxWidth: 200 } }}
-      />
+      {noControl ? null : (
+        <NumberInput
+          label="Grupo de controle"
+          description="Parte de quem se qualifica que não recebe nada, para medir quanto a mensagem vende a mais. De 0 a 50 %."
+          suffix=" %"
+          min={0}
+          max={MAX_CONTROL_PERCENT}
+          allowDecimal={false}
+          allowNegative={false}
+          clampBehavior="none"
+          value={value.control}
+          onChange={(control) => set({ control })}
+          error={errors.control}
+          disabled={disabled}
+          styles={{ wrapper: { maxWidth: 200 } }}
+        />
+      )}
     </Stack>
   );
 }

@@ -8,6 +8,7 @@ import {
   OPERATOR_LABELS,
   stepConditionSchema,
   stepWaitSchema,
+  VARIANT_NAMES,
   type WaitUnit,
 } from '@impeto/shared';
 import {
@@ -19,6 +20,7 @@ import {
   filterFromBlock,
 } from './block-state.ts';
 import { describeFilter } from './block-summary.ts';
+import { type ExperimentState, emptyExperiment, experimentFromItem } from './experiment-editor.tsx';
 
 /*
  * Journeys (issue #26), shared by the v2 form and the diagram: a step's wait and condition as the editors hold them,
@@ -52,6 +54,11 @@ export interface StepState<M> {
   message: M;
   /** The split's 'Não' branch; null: those whose condition fails leave the journey. */
   otherwise: M | null;
+  /**
+   * 'Teste A/B' of the step's message (A is `message`, `others` are B, C, …); absent or off: one message. Steps have
+   * no control group (`control` stays 0).
+   */
+  experiment?: ExperimentState<M>;
 }
 
 export interface ExitState {
@@ -77,6 +84,7 @@ export const newStep = <M>(message: M): StepState<M> => ({
   condition: emptyStepCondition(),
   message,
   otherwise: null,
+  experiment: emptyExperiment(),
 });
 
 export const emptyExit = (): ExitState => ({
@@ -135,7 +143,17 @@ export function stepInput<M>(s: StepState<M>, toValues: (m: M) => unknown): Jour
     condition: conditionInput(s.condition),
     values: [toValues(s.message)],
     ...(s.otherwise ? { otherwise: [toValues(s.otherwise)] } : {}),
+    ...(s.experiment?.ab ? { variants: stepVariantsInput(s.experiment, s.message, toValues) } : {}),
   } as JourneyStepInput;
+}
+
+/** A step's `variants` (A is the step's message); a share emptied in its input is NaN (the schema refuses it). */
+export function stepVariantsInput<M>(e: ExperimentState<M>, message: M, toValues: (m: M) => unknown) {
+  return [message, ...e.others].map((m, i) => ({
+    name: VARIANT_NAMES[i] as 'A',
+    weight: e.weights[i] === '' || e.weights[i] === undefined ? Number.NaN : Number(e.weights[i]),
+    values: [toValues(m)],
+  })) as NonNullable<JourneyStepInput['variants']>;
 }
 
 /** A stored step as the editors' state; `fromValue` reads one dispatcher value (`values[0]`). */
@@ -152,6 +170,10 @@ export function stepFromWire<M>(raw: unknown, fromValue: (value: unknown) => M):
     condition: conditionFromWire(s.condition),
     message: fromValue(first(s.values)),
     otherwise: Array.isArray(s.otherwise) && s.otherwise.length ? fromValue(first(s.otherwise)) : null,
+    experiment:
+      Array.isArray(s.variants) && s.variants.length >= 2
+        ? experimentFromItem({ control_percent: 0, variants: s.variants }, fromValue)
+        : emptyExperiment(),
   };
 }
 

@@ -100,5 +100,9 @@ export function summarizeStepNode(data: StepNodeData): string {
     return describeWait({ amount, unit: (w.unit as WaitUnit) ?? 'days', worktime: w.worktime === true });
   }
   if (data.part === 'condition') return describeCondition(data.condition);
-  return summarizeBlock({ type: 'dispatcher', values: data.values ?? [] });
+  const message = summarizeBlock({ type: 'dispatcher', values: data.values ?? [] });
+  return data.variants?.length ? `${message} · ${abLine(data.variants.length)}` : message;
 }
+
+/** 'Teste A/B: 2 variantes': a journey step whose message has variants (the canvas, the v2 form's list). */
+export const abLine = (variants: number) => `Teste A/B: ${variants} variantes`;

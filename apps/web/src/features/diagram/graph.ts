@@ -43,6 +43,8 @@ export interface DraftStep {
   condition: Record<string, unknown>;
   values: Record<string, unknown>[];
   otherwise?: Record<string, unknown>[] | null;
+  /** 'Teste A/B' of the step's message (issue #26): the wire's variants, kept on its message node. */
+  variants?: Record<string, unknown>[] | null;
 }
 export type StepPart = 'wait' | 'condition' | 'message' | 'otherwise';
 export type StepNodeType = 'wait' | 'condition' | 'message';
@@ -54,6 +56,8 @@ export interface StepNodeData extends Record<string, unknown> {
   wait?: Record<string, unknown>;
   condition?: Record<string, unknown>;
   values?: Record<string, unknown>[];
+  /** The main message's 'Teste A/B' variants (the wire's), when it has them. */
+  variants?: Record<string, unknown>[];
   /** The condition splits in two branches ('Sim' / 'Não'). */
   split: boolean;
   invalid: boolean;
@@ -157,7 +161,13 @@ export function toGraph(blocks: readonly DraftBlock[], options: ToGraphOptions =
       stepNode(condition, 'condition', 0, { step: n, part: 'condition', condition: s.condition, split });
       link(wait, condition);
       row++;
-      stepNode(message, 'message', split ? -BRANCH_OFFSET : 0, { step: n, part: 'message', values: s.values, split });
+      stepNode(message, 'message', split ? -BRANCH_OFFSET : 0, {
+        step: n,
+        part: 'message',
+        values: s.values,
+        split,
+        ...(s.variants?.length ? { variants: s.variants } : {}),
+      });
       if (split) {
         stepNode(otherwise, 'message', BRANCH_OFFSET, {
           step: n,
@@ -276,6 +286,7 @@ export function fromGraphSteps(graph: Graph): DraftStep[] {
       condition: condition.data.condition ?? {},
       values: main.data.values ?? [],
       ...(otherwise ? { otherwise: otherwise.data.values ?? [] } : {}),
+      ...(main.data.variants?.length ? { variants: main.data.variants } : {}),
     });
     wait = targets(main.id).find((n) => n.type === 'wait');
   }

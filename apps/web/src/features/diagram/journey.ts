@@ -1,6 +1,7 @@
 import { MAX_JOURNEY_STEPS } from '@impeto/shared';
 import {
   checkCondition,
+  checkExperiment,
   checkWait,
   type FieldErrors,
   newStep,
@@ -8,6 +9,7 @@ import {
   stepFromWire,
   stepInput,
 } from '../blocks/index.ts';
+import type { ExperimentErrors } from './components/channel-variants.tsx';
 import {
   type ChannelFormState,
   channelFromBlock,
@@ -33,8 +35,40 @@ export const stepMessageFrom = (value: unknown) =>
 export const stepsFromItem = (steps: readonly unknown[] | null | undefined): DiagramStep[] =>
   (steps ?? []).map((s) => stepFromWire(s, stepMessageFrom));
 
+/** The step's variants B, C, … on its message's channel (the panel edits only their content). */
+const variantOthers = (s: DiagramStep): ChannelFormState[] =>
+  s.experiment?.ab
+    ? s.experiment.others.map((o) => ({
+        ...o,
+        channel_uuid: s.message.channel_uuid,
+        channel_type: s.message.channel_type,
+      }))
+    : [];
+
 export const stepsToDraft = (steps: readonly DiagramStep[]): DraftStep[] =>
-  steps.map((s) => stepInput(s, stepMessageValue) as unknown as DraftStep);
+  steps.map(
+    (s) =>
+      stepInput(
+        s.experiment?.ab ? { ...s, experiment: { ...s.experiment, others: variantOthers(s) } } : s,
+        stepMessageValue,
+      ) as unknown as DraftStep,
+  );
+
+/**
+ * A step's 'Teste A/B' errors as the channel block's section reads them: the shares (the shared schema, no control
+ * group) and each variant B, C, …'s message. Null when it is off or complete.
+ */
+export function stepExperimentErrors(s: DiagramStep): ExperimentErrors | null {
+  if (!s.experiment?.ab) return null;
+  const others = variantOthers(s);
+  const variants = others.map((o) => messageErrors(o) ?? undefined);
+  const x = checkExperiment({ ...s.experiment, control: 0 }, [s.message, ...others].map(stepMessageValue));
+  const errors: ExperimentErrors = {
+    ...(variants.some(Boolean) ? { variants } : {}),
+    ...(x.ok ? {} : { experiment: x.errors }),
+  };
+  return Object.keys(errors).length ? errors : null;
+}
 
 /** A new step: 1 day, 'Não converteu', a message on the channel of the previous one (its content empty). */
 export function newDiagramStep(previous: ChannelFormState | undefined): DiagramStep {
@@ -79,7 +113,12 @@ export function checkSteps(steps: readonly DiagramStep[]): Map<string, FieldErro
     const condition = checkCondition(s.condition);
     if (Object.keys(condition).length) out.set(stepNodeId(n, 'condition'), condition);
     const message = messageErrors(s.message);
-    if (message) out.set(stepNodeId(n, 'message'), message);
+    const ab = stepExperimentErrors(s);
+    if (message || ab)
+      out.set(stepNodeId(n, 'message'), {
+        ...message,
+        ...(ab ? { variants: 'Complete o teste A/B da mensagem.' } : {}),
+      });
     const otherwise = s.otherwise ? messageErrors(s.otherwise) : null;
     if (otherwise) out.set(stepNodeId(n, 'otherwise'), otherwise);
   });

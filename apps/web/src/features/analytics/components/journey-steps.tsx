@@ -1,5 +1,6 @@
-import type { JourneyStepResult } from '@impeto/shared';
+import type { JourneyStepResult, JourneyVariantResult } from '@impeto/shared';
 import { Box, Group, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Fragment } from 'react';
 import { formatCount, formatMoney, formatPercent } from '../../../lib/format.ts';
 
 /** 'Primeira mensagem', 'Etapa 2', 'Etapa 2 · senão'. */
@@ -16,6 +17,15 @@ export const JOURNEY_COLUMNS: [string, (r: JourneyStepResult) => string][] = [
   ['Conversões', (r) => formatCount(r.conversions)],
   ['Receita (R$)', (r) => formatMoney(r.revenue)],
 ];
+
+/** A step's A/B variant under its row: what its message did (who reached or left is the step's, not the variant's). */
+const VARIANT_COLUMNS: Record<string, (v: JourneyVariantResult) => string> = {
+  Enviadas: (v) => formatCount(v.sent),
+  Visualizadas: (v) => formatCount(v.viewed),
+  Cliques: (v) => formatCount(v.clicked),
+  Conversões: (v) => formatCount(v.conversions),
+  'Receita (R$)': (v) => formatMoney(v.revenue),
+};
 
 const num = { ta: 'right' as const, style: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' as const } };
 
@@ -46,16 +56,30 @@ export function JourneyStepsTable({
         </Table.Thead>
         <Table.Tbody>
           {rows.map((r) => (
-            <Table.Tr key={`${r.step}-${r.branch}`}>
-              <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
-                {journeyRowLabel(r)}
-              </Table.Td>
-              {JOURNEY_COLUMNS.map(([c, value]) => (
-                <Table.Td key={c} {...num}>
-                  {value(r)}
+            <Fragment key={`${r.step}-${r.branch}`}>
+              <Table.Tr>
+                <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
+                  {journeyRowLabel(r)}
                 </Table.Td>
+                {JOURNEY_COLUMNS.map(([c, value]) => (
+                  <Table.Td key={c} {...num}>
+                    {value(r)}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+              {(r.variants ?? []).map((v) => (
+                <Table.Tr key={v.name} aria-label={`${journeyRowLabel(r)} · variante ${v.name}`}>
+                  <Table.Td pl="lg" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    Variante {v.name}
+                  </Table.Td>
+                  {JOURNEY_COLUMNS.map(([c]) => (
+                    <Table.Td key={c} {...num} c={VARIANT_COLUMNS[c] ? undefined : 'dimmed'}>
+                      {VARIANT_COLUMNS[c]?.(v) ?? '—'}
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
               ))}
-            </Table.Tr>
+            </Fragment>
           ))}
         </Table.Tbody>
       </Table>
@@ -107,6 +131,13 @@ export function JourneyFunnel({ rows }: { rows: JourneyStepResult[] }) {
               {r.left_by_condition ? ` · ${formatCount(r.left_by_condition)} saíram pela condição` : ''}
               {r.exited_conversion ? ` · ${formatCount(r.exited_conversion)} saíram ao converter` : ''}
             </Text>
+            {(r.variants ?? []).map((v) => (
+              <Text key={v.name} size="xs" c="dimmed" pl="md" aria-label={`${journeyRowLabel(r)} · variante ${v.name}`}>
+                Variante {v.name}: {formatCount(v.sent)} enviadas · {formatCount(v.clicked)} cliques ·{' '}
+                {formatCount(v.conversions)} {v.conversions === 1 ? 'conversão' : 'conversões'} (
+                {formatMoney(v.revenue)})
+              </Text>
+            ))}
           </Box>
         );
       })}

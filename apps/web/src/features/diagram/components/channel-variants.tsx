@@ -20,6 +20,8 @@ export interface ChannelVariantsProps {
   experiment: ExperimentState<ChannelFormState>;
   onExperimentChange: (value: ExperimentState<ChannelFormState>) => void;
   experimentErrors: ExperimentErrors;
+  /** A journey step's message: variants only, no control group (the momentum's holds people out of the journey). */
+  step?: boolean;
 }
 
 /**
@@ -63,7 +65,9 @@ export function ChannelVariants(props: ChannelVariantsProps) {
         <Stack gap={4} mb="xs">
           <Title order={6}>Teste A/B</Title>
           <Text size="xs" c="dimmed">
-            Opcional: compare versões da mensagem e meça quanto ela vende a mais que o silêncio.
+            {props.step
+              ? 'Opcional: compare versões da mensagem desta etapa.'
+              : 'Opcional: compare versões da mensagem e meça quanto ela vende a mais que o silêncio.'}
           </Text>
         </Stack>
         <ExperimentEditor
@@ -75,6 +79,7 @@ export function ChannelVariants(props: ChannelVariantsProps) {
           variantA={value}
           errors={experimentErrors.experiment}
           disabled={readOnly}
+          noControl={props.step}
         />
       </Paper>
     </Stack>

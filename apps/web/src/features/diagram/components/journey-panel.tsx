@@ -13,12 +13,20 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconArrowLeft, IconPencil, IconPlus, IconRoute, IconTrash } from '@tabler/icons-react';
-import { ConditionEditor, ExitEditor, type ExitState, type FieldErrors, WaitEditor } from '../../blocks/index.ts';
+import {
+  ConditionEditor,
+  ExitEditor,
+  type ExitState,
+  emptyExperiment,
+  type FieldErrors,
+  WaitEditor,
+} from '../../blocks/index.ts';
 import { STEP_META, stepLabel, stepPartType, summarizeStepNode } from '../block-meta.ts';
 import { type ChannelFormState, emptyChannelForm } from '../diagram-state.ts';
 import { parseStepNodeId, type StepPart, stepNodeId } from '../graph.ts';
-import { type DiagramStep, MAX_JOURNEY_STEPS, stepsToDraft } from '../journey.ts';
+import { type DiagramStep, MAX_JOURNEY_STEPS, stepExperimentErrors, stepsToDraft } from '../journey.ts';
 import { ChannelForm } from './channel-form.tsx';
+import { ChannelVariants } from './channel-variants.tsx';
 
 export interface JourneyPanelProps {
   steps: DiagramStep[];
@@ -88,6 +96,7 @@ export function JourneyOverview({
                 wait: draft.wait,
                 condition: draft.condition,
                 values: part === 'otherwise' ? (draft.otherwise ?? []) : draft.values,
+                ...(part === 'message' && draft.variants?.length ? { variants: draft.variants } : {}),
                 split: false,
                 invalid: false,
                 readOnly,
@@ -277,7 +286,20 @@ export function StepPanel({
           />
         </Stack>
       ) : null}
-      {part === 'message' ? messageForm(step.message, (message) => set({ message })) : null}
+      {part === 'message' ? (
+        <ChannelVariants
+          domainUuid={domainUuid}
+          siteRoot={siteRoot}
+          value={step.message}
+          onChange={(message) => set({ message })}
+          errors={errors}
+          readOnly={readOnly}
+          experiment={step.experiment ?? emptyExperiment()}
+          onExperimentChange={(experiment) => set({ experiment })}
+          experimentErrors={journey.errors.has(nodeId) ? (stepExperimentErrors(step) ?? {}) : {}}
+          step
+        />
+      ) : null}
       {part === 'otherwise' && step.otherwise ? messageForm(step.otherwise, (otherwise) => set({ otherwise })) : null}
     </Stack>
   );

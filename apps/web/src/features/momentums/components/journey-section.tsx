@@ -67,7 +67,9 @@ export function describeFormStep(s: FormStep): string {
   const amount = Number(s.wait.amount);
   const wait = Number.isInteger(amount) && amount > 0 ? describeWait({ ...s.wait, amount }) : 'Espera a definir';
   const split = s.otherwise ? ` (senão: ${describeMessage(s.otherwise)})` : '';
-  return `${wait} → ${describeCondition(s.condition as never)} → ${describeMessage(s.message)}${split}`;
+  // Variants are edited in the diagram; the form keeps them (A follows the step's message) and says they are there.
+  const ab = s.experiment?.ab ? ` · Teste A/B: ${s.experiment.others.length + 1} variantes` : '';
+  return `${wait} → ${describeCondition(s.condition as never)} → ${describeMessage(s.message)}${ab}${split}`;
 }
 
 /** 'converte, descadastra-se do canal' — the exit rules that are on. */
