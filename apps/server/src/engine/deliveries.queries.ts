@@ -248,12 +248,13 @@ export async function recordOutcomes(db: Db, outcomes: Outcome[], now: Date) {
         AND CASE WHEN jsonb_typeof(jm.steps) = 'array' THEN jsonb_array_length(jm.steps) > 0 ELSE false END
       ON CONFLICT (momentum_uuid, person_uuid) WHERE state IN ('waiting', 'running') DO NOTHING),
     -- A person's first arm decision in a momentum is their assignment (counted once); later ones move last_at,
-    -- from which conversions are credited to the arm (attribution.ts).
+    -- from which conversions are credited to the arm (attribution.ts). Only the first message's (step 0): a journey
+    -- step's A/B arm is counted by the journey report from the delivery itself, not in the momentum's experiment.
     assigned AS (
       INSERT INTO experiment_assignments AS a (momentum_uuid, person_uuid, domain_uuid, arm, first_at, last_at)
       SELECT DISTINCT ON (momentum_uuid, person_uuid) momentum_uuid, person_uuid, domain_uuid, arm, ${now}::timestamptz,
         ${now}::timestamptz
-      FROM updated WHERE arm IS NOT NULL AND arm <> ${GLOBAL_CONTROL_ARM} AND person_uuid IS NOT NULL
+      FROM updated WHERE arm IS NOT NULL AND arm <> ${GLOBAL_CONTROL_ARM} AND person_uuid IS NOT NULL AND step = 0
       ORDER BY momentum_uuid, person_uuid
       ON CONFLICT (momentum_uuid, person_uuid) DO UPDATE SET last_at = greatest(a.last_at, excluded.last_at)
       RETURNING a.momentum_uuid, a.domain_uuid, a.arm, a.first_at, (a.xmax = 0) AS fresh),
@@ -263,7 +264,7 @@ export async function recordOutcomes(db: Db, outcomes: Outcome[], now: Date) {
         FROM assigned WHERE fresh
         UNION ALL
         SELECT momentum_uuid, domain_uuid, arm, sent_at, 0, 1, 0, 0
-        FROM updated WHERE outcome = 'sent' AND arm IS NOT NULL AND arm <> ${GLOBAL_CONTROL_ARM}`)})
+        FROM updated WHERE outcome = 'sent' AND arm IS NOT NULL AND arm <> ${GLOBAL_CONTROL_ARM} AND step = 0`)})
     ${bumpMomentumStats(sql`SELECT momentum_uuid, domain_uuid, sent_at AS at, 1 AS sent, 0 AS viewed, 0 AS clicked
       FROM updated WHERE outcome = 'sent'`)}`);
 }
@@ -504,12 +505,12 @@ export async function applyReports(db: Db, reports: Report[], now: Date) {
         updated_at = ${now}
       FROM r
       WHERE d.id = r.id
-      RETURNING d.id, d.person_uuid, r.clicked, d.momentum_uuid, d.domain_uuid, r.at, d.arm,
+      RETURNING d.id, d.person_uuid, r.clicked, d.momentum_uuid, d.domain_uuid, r.at, d.arm, d.step,
         (r.old_viewed IS NULL)::int AS new_view, (r.clicked AND r.old_clicked IS NULL)::int AS new_click),
     arm_counted AS (
       ${bumpArmStats(sql`SELECT momentum_uuid, domain_uuid, arm, at, 0 AS assigned, 0 AS sent, new_view AS viewed,
         new_click AS clicked FROM updated
-        WHERE new_view + new_click > 0 AND arm IS NOT NULL AND arm <> ${GLOBAL_CONTROL_ARM}`)}),
+        WHERE new_view + new_click > 0 AND arm IS NOT NULL AND arm <> ${GLOBAL_CONTROL_ARM} AND step = 0`)}),
     counted AS (
       ${bumpMomentumStats(sql`SELECT momentum_uuid, domain_uuid, at, 0 AS sent, new_view AS viewed, new_click AS clicked
         FROM updated WHERE new_view + new_click > 0`)})

@@ -166,6 +166,15 @@ describe('a journey step with an A/B test', () => {
     }
     await t.app.ingestor.drain();
 
+    // The step's arms are the journey report's, not the momentum's experiment (which it does not have).
+    for (const table of ['experiment_assignments', 'daily_arm_stats'])
+      expect(
+        await queryRows(
+          t.app.ctx.db,
+          sql`SELECT 1 FROM ${sql.identifier(table)} WHERE momentum_uuid = ${momentum.uuid}::uuid`,
+        ),
+      ).toEqual([]);
+
     const today = t.clock.now().toISOString().slice(0, 10);
     const report = await call(
       t.app,
