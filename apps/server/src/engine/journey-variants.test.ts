@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { assignArm } from '@impeto/shared';
+import { assignArm, experimentMessages as em } from '@impeto/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
@@ -191,5 +191,52 @@ describe('a journey step with an A/B test', () => {
       { name: 'A', sent: arms.A, viewed: 0, clicked: 0, conversions: 0, revenue: 0 },
       { name: 'B', sent: arms.B, viewed: 10, clicked: 10, conversions: 10, revenue: 500 },
     ]);
+  });
+
+  it('refuses wrong variants with pt-BR messages (400), and a step without them is stored without the key', async () => {
+    const root = `https://variantes-${randomUUID().slice(0, 8)}.com.br`;
+    const d = await createDomain(t.app, owner, `Variantes ${randomUUID().slice(0, 4)}`, root);
+    const A = pushMessage('A');
+    const create = (step: Record<string, unknown>) =>
+      call(
+        t.app,
+        'POST',
+        '/api/momentum/create',
+        {
+          domain_uuid: d.uuid,
+          type: 'momentum',
+          momentum_title: `Jornada ${randomUUID()}`,
+          status: 'Draft',
+          momentums: [blocks.everyone, blocks.pageviewContaining('/carrinho'), { type: 'dispatcher', values: [A] }],
+          steps: [{ wait: { amount: 1, unit: 'hours' }, condition: { kind: 'not_converted' }, values: [A], ...step }],
+        },
+        owner.token,
+      );
+    const cases: [unknown, string][] = [
+      [[{ name: 'A', weight: 99, values: [A] }], em.variantsCount],
+      [
+        [
+          { name: 'A', weight: 50, values: [A] },
+          { name: 'C', weight: 50, values: [A] },
+        ],
+        em.variantName,
+      ],
+      [
+        [
+          { name: 'A', weight: 50, values: [A] },
+          { name: 'B', weight: 40, values: [A] },
+        ],
+        em.weightsSum,
+      ],
+    ];
+    for (const [variants, message] of cases) {
+      const res = await create({ variants });
+      expect(res.status, JSON.stringify(variants)).toBe(400);
+      expect(res.body.message, JSON.stringify(variants)).toBe(message);
+    }
+    const plain = await create({});
+    expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+    const listed = await call(t.app, 'GET', `/api/momentum/list?id=${plain.body.data.uuid}`, undefined, owner.token);
+    expect(listed.body.data.steps[0]).not.toHaveProperty('variants');
   });
 });
