@@ -107,8 +107,8 @@ test('a visitor browses the shop and the dashboard shows those page views, follo
     `${start.split('-').reverse().join('/')} – ${today.split('-').reverse().join('/')}`,
   );
 
-  // The CSV is written in the browser from the widgets' data: a download, and no request but the one for the
-  // experiment tables (#25), fetched only when the export is asked for.
+  // The CSV is written in the browser from the widgets' data: a download, and no request but the ones for the
+  // experiment tables (#25) and the journey tables (#26), fetched only when the export is asked for.
   const before = requests.length;
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Extrair para:' }).click();
@@ -124,7 +124,8 @@ test('a visitor browses the shop and the dashboard shows those page views, follo
   expect(csv).toContain(`\r\n${testSite.url}/produto/tenis-corrida,0,1,1\r\n`);
   expect(csv).toContain('\r\nVisitantes por dispositivo\r\nDispositivo,Visitantes\r\nDesktop,');
   expect(csv.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
-  expect(requests.slice(before).filter((u) => !u.startsWith(`/api/analytics/${domain.uuid}/experiments?`))).toEqual([]);
+  const exportTables = [`/api/analytics/${domain.uuid}/experiments?`, `/api/analytics/${domain.uuid}/journeys?`];
+  expect(requests.slice(before).filter((u) => !exportTables.some((table) => u.startsWith(table)))).toEqual([]);
 });
 
 test('the dashboard reads well with a day of data at 1440 and 390 px', async ({ page, request, testSite }) => {
