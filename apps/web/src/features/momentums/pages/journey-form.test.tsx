@@ -2,52 +2,11 @@ import { journeyMessages, momentumMessages } from '@impeto/shared';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { COMPANY, DOMAIN, type FetchHandler, ok, renderPage } from '../../../test/render-page.tsx';
+import { DOMAIN, type FetchHandler, ok, renderPage } from '../../../test/render-page.tsx';
+import { CHANNEL, message, PLAIN, paused, sms } from './journey-form-kit.ts';
 
 /* The v2 form's 'Jornada' section (issue #26): follow-up steps as a list, the exit rules, the Resumo's lines. */
 
-const CHANNEL = '22222222-2222-4222-8222-222222222222';
-const message = (title: string) => ({
-  filter: 'CELL_NOTIFICATION',
-  name: 'Carrinho',
-  title,
-  message: 'Seu carrinho está esperando.',
-  icon_uri: 'https://loja.example.com/icon.png',
-  image: '',
-  redirect_uri: 'https://loja.example.com/carrinho',
-  intervalRecurrency: [],
-});
-const sms = { filter: 'ZENVIA', body: 'Cupom VOLTA10', intervalRecurrency: [] };
-const blocks = [
-  { type: 'filter', regex: false, values: [{ filter: 'all', value: [] }] },
-  {
-    type: 'trigger',
-    regex: false,
-    values: [{ filter: 'pageview', comparation: 'contain', value: ['/carrinho'], dischargeIn: [] }],
-  },
-  { type: 'dispatcher', values: [message('Esqueceu algo?')] },
-];
-const paused = (uuid: string, extra: Record<string, unknown> = {}) => ({
-  uuid,
-  company_uuid: COMPANY,
-  domain_uuid: DOMAIN,
-  user_uuid: '0b7e4f5a-1c2d-4e3f-8a9b-0c1d2e3f4a5b',
-  type: 'momentum',
-  momentum_title: 'Carrinho abandonado',
-  momentum_description: null,
-  status: 'Paused',
-  active: false,
-  scheduled_at: null,
-  channel_uuid: CHANNEL,
-  channels: { channel_type: 'CELL_NOTIFICATION' },
-  momentums: blocks,
-  worktime: null,
-  experiment: null,
-  created_at: '2026-03-10T12:00:00.000Z',
-  updated_at: '2026-03-11T12:00:00.000Z',
-  ...extra,
-});
-const PLAIN = paused('aaaaaaaa-aaaa-4aaa-8aaa-000000000001');
 const JOURNEY = paused('aaaaaaaa-aaaa-4aaa-8aaa-000000000002', {
   steps: [
     { wait: { amount: 1, unit: 'days' }, condition: { kind: 'not_converted' }, values: [message('Ainda pensando?')] },
