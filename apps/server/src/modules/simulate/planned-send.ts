@@ -48,6 +48,11 @@ export interface Simulation {
   worktimeDeferral: (at: Date, zone: string) => Date | null;
   /** quietDeferral on a person's clock, remembered (see byBlock). */
   quietDeferral: (at: Date, zone: string) => Date | null;
+  /**
+   * The momentum's journey (issue #26), null without steps: the persons whose first message went out (their
+   * `entries`) run its steps (journey-replay.ts); each replay hands it a batch of persons once they are replayed.
+   */
+  journey: { run(persons: PersonView[]): Promise<void> } | null;
 }
 
 /**
@@ -96,8 +101,10 @@ export interface PersonView {
   who: Recipient | undefined;
   /** Messages sent or being sent to the person (the real ones of other momentums, then the simulated), epoch ms ascending. */
   sends: number[];
-  /** The day of the person's last simulated message, and whether there was one. */
-  lastDay: string | null;
+  /** The days (the domain's zone) of the person's simulated messages: distinct people per day. */
+  days: Set<string> | null;
+  /** With a journey: when each of the person's first messages (step 0) went out, epoch ms in the order recorded. */
+  entries?: number[];
   /** The control group's decision for them (the same at every send), once asked. */
   heldOut?: string | null;
 }
@@ -129,7 +136,7 @@ export function personView(
     zone: personZone({ timezone: p.timezone, attributes }, sim.domainTiming.timeZone),
     who: sim.tally.wantsSamples() ? { recipient: recipientOf(sim.m.channelType ?? '', p) } : undefined,
     sends: realSends,
-    lastDay: null,
+    days: null,
   };
 }
 
@@ -190,8 +197,11 @@ export function stillWaiting(
     : removed('schedule', simulateMessages.stillWaiting);
 }
 
-/** Records a decision that ended a planned send: the tally, and the person's messages when it went out. */
-export function record(sim: Simulation, person: PersonView, at: Date, d: Ended) {
+/**
+ * Records a decision that ended a planned send: the tally, and the person's messages when it went out (on `channel`:
+ * a journey step's may differ from the momentum's; `step` 0 is the momentum's own message, which enters the journey).
+ */
+export function record(sim: Simulation, person: PersonView, at: Date, d: Ended, step = 0, channel?: string) {
   if (d.kind === 'removed') return sim.tally.removed(d.stage, person.uuid, person.who, d.reason, at);
   const t = at.getTime();
   let i = person.sends.length;
@@ -200,8 +210,15 @@ export function record(sim: Simulation, person: PersonView, at: Date, d: Ended) 
   // The cap looks a week back: older messages are dropped as the replay moves on.
   while (person.sends.length > 0 && person.sends[0]! <= t - WEEK_MS) person.sends.shift();
   const day = sim.tally.dayOf(at);
-  sim.tally.sent(person.uuid, person.who, at, day !== person.lastDay, person.lastDay === null);
-  person.lastDay = day;
+  const firstEver = person.days === null;
+  person.days ??= new Set();
+  const firstToday = !person.days.has(day);
+  person.days.add(day);
+  sim.tally.sent(person.uuid, person.who, at, firstToday, firstEver, channel);
+  if (step === 0 && sim.journey) {
+    person.entries ??= [];
+    person.entries.push(t);
+  }
   sim.onSent?.(person.uuid, at);
 }
 

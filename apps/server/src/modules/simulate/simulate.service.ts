@@ -121,6 +121,7 @@ export async function simulate(
     cap: capped ? { perDay: domain.frequency_cap_day, perWeek: domain.frequency_cap_week } : null,
     tally,
     onSent: options.onSent,
+    journey: null,
     worktimeDeferral: byBlock((at, zone) => worktimeDeferral(at, m, zone), 5 * 60_000),
     quietDeferral: byBlock(
       (at, zone) => quietDeferral(at, m.channelType, domainTiming.quietHours, { timezone: zone }, domain.timezone),

@@ -26,6 +26,7 @@ export function createTally(input: {
 }) {
   const removed = new Map<SimulationStage, number>(SIMULATION_STAGES.map((s) => [s, 0]));
   const byDay = new Map<string, number>();
+  const byChannel = new Map<string, number>();
   const format = dayFormat(input.timeZone);
   /** The day of an instant, remembered per quarter hour (every zone's offset is a multiple of 15 minutes). */
   const days = new Map<number, string>();
@@ -72,8 +73,16 @@ export function createTally(input: {
      * A message went out. `firstToday`: the person had none yet that day; `firstEver`: none yet at all (the
      * caller knows the person's history).
      */
-    sent(personUuid: string, who: Recipient | undefined, at: Date, firstToday: boolean, firstEver: boolean) {
+    sent(
+      personUuid: string,
+      who: Recipient | undefined,
+      at: Date,
+      firstToday: boolean,
+      firstEver: boolean,
+      channel = input.channel,
+    ) {
       messages++;
+      if (channel) byChannel.set(channel, (byChannel.get(channel) ?? 0) + 1);
       if (firstEver) persons++;
       if (firstToday) {
         const day = dayOf(at);
@@ -110,7 +119,15 @@ export function createTally(input: {
         persons,
         messages,
         channel: input.channel,
-        by_channel: input.channel ? [{ channel: input.channel, messages }] : [],
+        // The momentum's channel first (every message of a momentum without journey steps), then the steps' others.
+        by_channel: input.channel
+          ? [
+              { channel: input.channel, messages: byChannel.get(input.channel) ?? 0 },
+              ...[...byChannel]
+                .filter(([channel]) => channel !== input.channel)
+                .map(([channel, n]) => ({ channel, messages: n })),
+            ]
+          : [],
         by_day,
         stages,
         sample: [...sent.slice(0, Math.max(SAMPLE_SENT, SAMPLE_SIZE - stopped.length)), ...stopped].slice(
