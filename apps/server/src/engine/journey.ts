@@ -95,7 +95,7 @@ const needsEvents = (c: StepCondition | undefined) =>
   c !== undefined && c.kind !== 'not_converted' && c.kind !== 'not_clicked' && c.kind !== 'filter';
 
 /** The message a step sends on a branch: its channel and content. */
-const stepContent = (step: JourneyStep | undefined, branch: string | null) =>
+export const stepContent = (step: JourneyStep | undefined, branch: string | null) =>
   (branch === 'otherwise' ? step?.otherwise?.[0] : step?.values[0]) as
     | (Record<string, unknown> & { filter: string })
     | undefined;
@@ -149,7 +149,7 @@ const UNREAD_PERSON: q.DispatchPerson = Object.freeze({
 });
 
 /** Has the person opted out of the channel (push unsubscribed, SMS or e-mail opt-out)? */
-const optedOut = (channelType: string, p: q.DispatchPerson) => {
+export const optedOut = (channelType: string, p: q.DispatchPerson) => {
   if (channelType === 'CELL_NOTIFICATION') return p.push_status === 'unsubscribed';
   const reason = unreachableReason(channelType, p);
   return reason === engineMessages.smsOptOut || reason === engineMessages.emailOptOut;

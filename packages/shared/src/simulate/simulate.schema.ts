@@ -10,11 +10,14 @@ export const SIMULATION_DAYS = [1, 7, 30] as const;
 export type SimulationDays = (typeof SIMULATION_DAYS)[number];
 
 /**
- * The funnel, in order: what a planned send must pass to go out. Options that land later (journey steps, quiet
- * hours, throttling) join here, in the place they take in the engine; the control group waits for experiments.
+ * The funnel, in order: what a planned send must pass to go out. Options that land later join here, in the place
+ * they take in the engine. `journey` (issue #26): a journey step's message is a planned send too, entered when the
+ * person's wait for the step ends in the range (or they exit while waiting), removed there when they exit or fail the
+ * step's condition; it is listed only for a momentum with steps (a momentum without them answers the stages it had).
  */
 export const SIMULATION_STAGES = [
   'trigger',
+  'journey',
   'filter',
   'channel',
   'schedule',
@@ -25,6 +28,7 @@ export type SimulationStage = (typeof SIMULATION_STAGES)[number];
 
 export const SIMULATION_STAGE_LABELS: Record<SimulationStage, string> = {
   trigger: 'Gatilho',
+  journey: 'Etapas da jornada (condição e regras de saída)',
   filter: 'Filtros',
   channel: 'Alcance no canal (inscrição, e-mail, telefone, descadastro)',
   schedule: 'Cronograma e agendamento',
@@ -46,6 +50,7 @@ export const simulateMessages = {
   waitingWindow: 'Aguardaria a abertura do cronograma depois do fim do período.',
   waitingCap: 'Aguardaria vaga no limite de frequência depois do fim do período.',
   waitingQuiet: 'Aguardaria o fim do horário de silêncio depois do fim do período.',
+  waitingWinner: 'Aguardaria a escolha da vencedora depois do fim do período.',
 } as const;
 
 export const simulateMomentumSchema = z.object({
@@ -72,6 +77,27 @@ export const simulationSampleSchema = z.object({
 });
 export type SimulationSample = z.infer<typeof simulationSampleSchema>;
 
+/**
+ * A journey's steps in the simulation, the rows of the journey report (JourneyStepResult): step 0 'main' (reached =
+ * persons who entered: their first message went out), then for each step its 'main' row and, with `otherwise`, its
+ * 'otherwise' row. On a step's main row `reached` counts persons whose wait ended in the range and whose exit rules and
+ * condition were read; `exited`: persons who left the journey at that step, by a conversion while waiting (not in
+ * `reached`), an opt-out or the exit filter; `left_by_condition`: the condition failed and there is no 'otherwise';
+ * `waiting`: persons still waiting for the step when the range ends. `sent`: the row's messages sent (a step's message
+ * may still be held by the cap, worktime or quiet hours); `variants`: per A/B variant.
+ */
+export const simulationJourneyStepSchema = z.object({
+  step: z.number().int(),
+  branch: z.enum(['main', 'otherwise']),
+  reached: z.number().int(),
+  exited: z.number().int(),
+  left_by_condition: z.number().int(),
+  waiting: z.number().int(),
+  sent: z.number().int(),
+  variants: z.array(z.object({ name: z.string(), sent: z.number().int() })).optional(),
+});
+export type SimulationJourneyStep = z.infer<typeof simulationJourneyStepSchema>;
+
 export const simulationResultSchema = z.object({
   /** Distinct people reached. */
   persons: z.number().int(),
@@ -86,6 +112,8 @@ export const simulationResultSchema = z.object({
   /** The funnel in order: planned sends that reached each stage, and how many it removed. */
   stages: z.array(z.object({ stage: stageSchema, entered: z.number().int(), removed: z.number().int() })),
   sample: z.array(simulationSampleSchema),
+  /** A momentum with journey steps (issue #26): each step's figures; absent without steps. */
+  journey: z.array(simulationJourneyStepSchema).optional(),
   from: z.string(),
   to: z.string(),
   took_ms: z.number(),

@@ -38,8 +38,8 @@ export interface Simulation {
   to: Date;
   cap: { perDay: number | null; perWeek: number | null } | null;
   tally: Tally;
-  /** Every message the simulation sends (the agreement tests list the people). */
-  onSent?: (personUuid: string, at: Date) => void;
+  /** Every message the simulation sends, with its journey step (0: the momentum's own; the agreement tests). */
+  onSent?: (personUuid: string, at: Date, step: number) => void;
   /** The momentum's timing options (issue #27), null without. */
   timing: MomentumTiming | null;
   /** The domain's zone, quiet hours and own holidays. */
@@ -113,7 +113,7 @@ export interface PersonView {
  * A phone or address that is there but malformed: the channel's adapter skips it at send time (zenvia.ts, aws-ses.ts,
  * akna.ts), with these reasons, through these same checks.
  */
-function malformedContact(channelType: string | null, p: Pick<SimPerson, 'email' | 'phone'>): string | null {
+export function malformedContact(channelType: string | null, p: Pick<SimPerson, 'email' | 'phone'>): string | null {
   if (channelType === 'ZENVIA') return toE164Mobile(p.phone) ? null : 'Telefone do visitante inválido.';
   if (channelType === 'AWS_SES' || channelType === 'AKNA')
     return isEmailAddress(p.email) ? null : 'E-mail do visitante inválido.';
@@ -146,7 +146,7 @@ export type Decision =
   /** Waits until `at` (which may be past the range's end): why, should it still wait when the range ends. */
   | { kind: 'later'; at: Date; stage: SimulationStage; reason: string };
 
-type Ended = Exclude<Decision, { kind: 'later' }>;
+export type Ended = Exclude<Decision, { kind: 'later' }>;
 const removed = (stage: SimulationStage, reason: string): Ended => ({ kind: 'removed', stage, reason });
 
 /** The person's messages in the cap's week before `at` (none after it: they had not happened yet). */
@@ -156,20 +156,30 @@ function weekBefore(sends: number[], at: number): number[] {
   return out;
 }
 
-/** What happens to a planned send of `person` due at `at`. */
-export function decide(sim: Simulation, person: PersonView, at: Date): Decision {
+/**
+ * A journey step's message (issue #26), sent instead of the momentum's own: its channel's reach of the person (with
+ * the adapters' contact checks) and that channel's quiet hours. No control group: a step's A/B test holds no one out.
+ */
+export interface StepSend {
+  unreachable: string | null;
+  quietDeferral: (at: Date, zone: string) => Date | null;
+}
+
+/** What happens to a planned send of `person` due at `at` (the momentum's message, or a journey step's: `step`). */
+export function decide(sim: Simulation, person: PersonView, at: Date, step?: StepSend): Decision {
   const { m } = sim;
   const stopped = momentumStopped('Active', m, at);
   if (stopped) return removed('schedule', stopped.error);
   if (!person.passes) return removed('filter', OUT_OF_AUDIENCE.error);
-  if (person.unreachable) return removed('channel', person.unreachable);
+  const unreachable = step ? step.unreachable : person.unreachable;
+  if (unreachable) return removed('channel', unreachable);
   const opening = sim.worktimeDeferral(at, worktimeZone(sim.timing, { timezone: person.zone }, sim.timeZone));
   if (opening) return { kind: 'later', at: opening, stage: 'schedule', reason: simulateMessages.waitingWindow };
   // Quiet hours (issue #27): push, SMS and e-mail wait for the window's end on the person's clock.
-  const quietEnd = sim.quietDeferral(at, person.zone);
+  const quietEnd = (step?.quietDeferral ?? sim.quietDeferral)(at, person.zone);
   if (quietEnd) return { kind: 'later', at: quietEnd, stage: 'schedule', reason: simulateMessages.waitingQuiet };
-  if (person.heldOut === undefined) person.heldOut = heldOutAsControl(sim.arm, person.uuid);
-  const heldOut = person.heldOut;
+  if (!step && person.heldOut === undefined) person.heldOut = heldOutAsControl(sim.arm, person.uuid);
+  const heldOut = step ? null : person.heldOut;
   if (heldOut) return removed('control_group', heldOut);
   // Fewer messages in the cap's week than either limit allows cannot fill it (nor its day): no need to ask.
   if (sim.cap && person.sends.length >= Math.min(sim.cap.perDay ?? Infinity, sim.cap.perWeek ?? Infinity)) {
@@ -189,9 +199,10 @@ export function stillWaiting(
   person: PersonView,
   at: Date,
   waiting: { stage: SimulationStage; reason: string } | undefined,
+  step?: StepSend,
 ): Ended {
   if (waiting) return removed(waiting.stage, waiting.reason);
-  const d = decide(sim, person, at);
+  const d = decide(sim, person, at, step);
   return d.kind === 'removed' && (d.stage === 'filter' || d.stage === 'channel')
     ? d
     : removed('schedule', simulateMessages.stillWaiting);
@@ -219,7 +230,7 @@ export function record(sim: Simulation, person: PersonView, at: Date, d: Ended, 
     person.entries ??= [];
     person.entries.push(t);
   }
-  sim.onSent?.(person.uuid, at);
+  sim.onSent?.(person.uuid, at, step);
 }
 
 /** The first words a person would have received: the e-mail's subject, the push's title and text, the SMS. */

@@ -348,3 +348,173 @@ export const ownMomentum = async (db: Db, companyUuid: string, uuid: string) =>
       sql`SELECT uuid FROM momentums WHERE uuid = ${uuid}::uuid AND company_uuid = ${companyUuid}::uuid`,
     )
   )[0];
+
+/*
+ * Journey steps (issue #26, journey-replay.ts): what the engine's journey stage reads of a person when a step is due
+ * (engine/journey.queries.ts positionFacts, eventsSince and the persons' rows), here bounded by the step's instant in
+ * the range: what happened after it had not happened yet.
+ */
+
+/** A position of the simulated journey at one step: its number in the batch, person, and windows. */
+export interface JourneyProbe {
+  n: number;
+  person: string;
+  entered: Date;
+  since: Date;
+  /**
+   * The step's due time (or the range's end): nothing after it is read; what happened at that very instant is (the
+   * replay matches an event before what falls due at its instant, as the engine sees a stored event at its next pass).
+   */
+  until: Date;
+}
+
+export interface JourneyFacts {
+  n: number;
+  /** The first conversion since entering, up to `until` (the engine exits the journey at it). */
+  first_conversion: Date | null;
+  /** A conversion since the previous step, up to `until`. */
+  converted_since: boolean;
+}
+
+/** Conversions of each probe's person (the conversions table the engine reads), one statement per batch. */
+export const journeyFacts = (db: Db, companyUuid: string, domainUuid: string, probes: JourneyProbe[]) =>
+  queryRows<{ n: number; first_conversion: string | Date | null; converted_since: boolean | null }>(
+    db,
+    sql`
+    SELECT r.n, f.first_conversion, f.converted_since
+    FROM jsonb_to_recordset(${json(
+      probes.map((p) => ({
+        n: p.n,
+        p: p.person,
+        entered: p.entered.toISOString(),
+        since: p.since.toISOString(),
+        until: p.until.toISOString(),
+      })),
+    )}) AS r(n int, p uuid, entered timestamptz, since timestamptz, until timestamptz)
+    CROSS JOIN LATERAL (
+      SELECT min(c.ts) AS first_conversion, bool_or(c.ts >= r.since) AS converted_since FROM conversions c
+      WHERE c.person_uuid = r.p AND c.domain_uuid = ${ownDomain(companyUuid, domainUuid)}
+        AND c.ts >= r.entered AND c.ts <= r.until) f`,
+  ).then((rows) =>
+    rows.map(
+      (r): JourneyFacts => ({
+        n: r.n,
+        first_conversion: r.first_conversion === null ? null : new Date(r.first_conversion),
+        converted_since: r.converted_since === true,
+      }),
+    ),
+  );
+
+export interface JourneyEvent {
+  n: number;
+  kind: 'pageview' | 'event';
+  url: string | null;
+  category: string | null;
+  props: Record<string, unknown> | null;
+}
+
+/** Page views and events of each probe's person since its previous step, up to `until` (at most 500 each). */
+export const journeyEvents = (db: Db, companyUuid: string, domainUuid: string, probes: JourneyProbe[]) =>
+  queryRows<JourneyEvent>(
+    db,
+    sql`
+    SELECT r.n, ev.kind, ev.url, ev.category, ev.props
+    FROM jsonb_to_recordset(${json(
+      probes.map((p) => ({ n: p.n, p: p.person, since: p.since.toISOString(), until: p.until.toISOString() })),
+    )}) AS r(n int, p uuid, since timestamptz, until timestamptz)
+    JOIN LATERAL (
+      SELECT kind, url, category, props FROM events e
+      WHERE e.person_uuid = r.p AND e.domain_uuid = ${ownDomain(companyUuid, domainUuid)}
+        AND e.kind IN ('pageview', 'event') AND e.ts >= r.since AND e.ts <= r.until
+      ORDER BY e.ts LIMIT 500) ev ON true`,
+  );
+
+/** The rows of the persons who entered the journey (every channel's contacts: a step may use another channel). */
+export const journeyPersons = (db: Db, companyUuid: string, domainUuid: string, uuids: string[]) =>
+  queryRows<SimPerson>(
+    db,
+    sql`SELECT uuid, visitor_id, email, phone, push_subscription, push_status, attributes, timezone
+        FROM persons
+        WHERE domain_uuid = ${ownDomain(companyUuid, domainUuid)}
+          AND uuid IN (SELECT value::uuid FROM jsonb_array_elements_text(${json(uuids)}))`,
+  );
+
+/*
+ * A throttled momentum started by events (throttled-replay.ts): its slots link persons in trigger order, so the
+ * range's events are read in stored order across persons, and each person's row when they are first met.
+ */
+
+/** One event of the time-ordered stream: epoch µs, id, the person, then as PersonEvent's (page, category, props). */
+export interface StreamEvent {
+  us: number;
+  id: number;
+  person: string;
+  page: number | string | null;
+  category: string | null;
+  props: Record<string, unknown> | null;
+}
+
+/**
+ * The range's events of known persons that the trigger may read (personEventsQuery's conditions), in stored order
+ * (ts to the microsecond, then id), for a cursor. Persons are not joined here: a chunk's new ones are read apart
+ * (personsOf), once per chunk rather than once per event.
+ */
+export function timeOrderedEventsQuery(companyUuid: string, input: Omit<PersonEventsInput, 'cap' | 'except'>): SQL {
+  const conditions: SQL[] = [
+    sql`${ownDomain(companyUuid, input.domainUuid)} IS NOT NULL`,
+    sql`e.domain_uuid = ${input.domainUuid}::uuid`,
+    sql`e.ts >= ${input.from.toISOString()}::timestamptz`,
+    sql`e.ts < ${input.to.toISOString()}::timestamptz`,
+    sql`e.person_uuid IS NOT NULL`,
+    sql`e.kind = ${input.kind}::text`,
+  ];
+  if (input.categories)
+    conditions.push(
+      sql`e.category = ANY(ARRAY[${sql.join(
+        input.categories.map((c) => sql`${c}::text`),
+        sql`, `,
+      )}])`,
+    );
+  const byUrl = input.kind === 'pageview' && input.urls !== null;
+  const join = byUrl
+    ? sql`JOIN (SELECT value AS url, ordinality::int AS code
+                FROM jsonb_array_elements_text(${json(input.urls)}) WITH ORDINALITY) AS u ON u.url = e.url`
+    : sql``;
+  const page = input.kind !== 'pageview' ? sql`NULL` : byUrl ? sql`u.code` : sql`e.url`;
+  const props = input.propKey
+    ? sql`CASE WHEN e.props ? ${input.propKey}::text THEN jsonb_build_object(${input.propKey}::text, e.props -> ${input.propKey}::text) END`
+    : sql`NULL::jsonb`;
+  return sql`SELECT ${epochUs(sql`e.ts`)} AS us, e.id::float8 AS id, e.person_uuid::text AS person, ${page} AS page,
+                    ${input.kind === 'event' ? sql`e.category` : sql`NULL::text`} AS category, ${props} AS props
+             FROM events e ${join}
+             WHERE ${sql.join(conditions, sql` AND `)}
+             ORDER BY e.ts, e.id`;
+}
+
+/** The domain's persons among `uuids`, as the engine reads them at send time, with the cap's real messages. */
+export const personsOf = (
+  db: Db,
+  companyUuid: string,
+  input: { domainUuid: string; uuids: string[]; from: Date; to: Date; cap: boolean; except: string | null },
+) => {
+  const domain = sql`${input.domainUuid}::uuid`;
+  const wanted = sql`(SELECT value::uuid FROM jsonb_array_elements_text(${json(input.uuids)}))`;
+  const real = input.cap
+    ? sql`LEFT JOIN (
+            SELECT person_uuid, json_agg(${epochMs(sql`sent_at`)} ORDER BY sent_at) AS real FROM deliveries
+            WHERE domain_uuid = ${domain} AND person_uuid IN ${wanted}
+              AND sent_at > ${new Date(input.from.getTime() - 7 * 86_400_000).toISOString()}::timestamptz
+              AND sent_at <= ${input.to.toISOString()}::timestamptz
+              AND status IN ('sending', 'sent', 'viewed', 'clicked')
+              AND (${input.except}::uuid IS NULL OR momentum_uuid <> ${input.except}::uuid)
+            GROUP BY person_uuid) AS s ON s.person_uuid = p.uuid`
+    : sql``;
+  return queryRows<SimPerson & { real: number[] | null }>(
+    db,
+    sql`SELECT p.uuid::text AS uuid, p.visitor_id, p.email, p.phone, p.push_status, p.push_subscription,
+               p.attributes, p.timezone, ${input.cap ? sql`s.real` : sql`NULL::json`} AS real
+        FROM persons p ${real}
+        WHERE ${ownDomain(companyUuid, input.domainUuid)} IS NOT NULL AND p.domain_uuid = ${domain}
+          AND p.uuid IN ${wanted}`,
+  );
+};

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {
+  hasJourney,
   momentumMessages,
   msg,
   pickTiming,
@@ -16,10 +17,12 @@ import type { Principal } from '../../lib/auth-guard.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { replayEvents } from './event-replay.ts';
+import { createJourneyReplay } from './journey-replay.ts';
 import { occurrencesIn, replayOccurrences } from './occurrence-replay.ts';
 import { byBlock, messagePreview, type Simulation } from './planned-send.ts';
 import * as q from './simulate.queries.ts';
 import { createTally } from './tally.ts';
+import { replayThrottled } from './throttled-replay.ts';
 
 /*
  * Simulate before sending (issue #28): the momentum as it stands in the editor, saved or not, replayed over the
@@ -31,8 +34,8 @@ const DAY_MS = 86_400_000;
 type Parsed = SimulateMomentumBody;
 
 export interface SimulateOptions {
-  /** Every message the simulation sends, person by person (agreement tests). */
-  onSent?: (personUuid: string, at: Date) => void;
+  /** Every message the simulation sends, person by person, with its journey step (agreement tests). */
+  onSent?: (personUuid: string, at: Date, step: number) => void;
 }
 
 const invalid = (message: string) => new AppError('SIMULATION_INVALID', 400, message, { momentums: message });
@@ -49,6 +52,8 @@ function compile(body: Parsed['momentum'], uuid: string, domainUuid: string): Co
       blocks: body.momentums,
       worktime: (body.worktime ?? null) as Worktime | null,
       activatedAt: null,
+      // Its timing, as compileStored reads a saved one's: a recurrence on the visitor's clock ticks there.
+      timing: pickTiming(body),
     });
   } catch {
     throw invalid(simulateMessages.invalidBlocks);
@@ -91,12 +96,15 @@ export async function simulate(
 
   const to = ctx.clock.now();
   const from = new Date(to.getTime() - input.days * DAY_MS);
+  // Journey steps (issue #26): campaigns and GCD items have none (the schema refuses them).
+  const steps = hasJourney(body.steps) ? body.steps : null;
   const tally = createTally({
     timeZone: domain.timezone,
     from,
     to,
     channel: m.channelType,
     message: messagePreview(m.content),
+    journey: steps !== null,
   });
   // Issue #27: the momentum's timing options and the domain's zone, quiet hours and own holidays (the engine's).
   const timing = m.channelType === 'CELL_DCM' ? null : pickTiming(body);
@@ -128,14 +136,22 @@ export async function simulate(
       60_000,
     ),
   };
+  const journey = steps
+    ? createJourneyReplay(sim, { db: ctx.db, companyUuid, domainUuid: domain.uuid, steps, exit: body.exit })
+    : null;
+  sim.journey = journey;
   const scope = { db: ctx.db, database: ctx.database, companyUuid, domainUuid: domain.uuid, from, except, signal };
   if (m.triggerKind === 'recurrence' || (body.type === 'campaign' && !m.triggerKind)) {
     const scheduledAt = typeof body.scheduled_at === 'string' ? new Date(body.scheduled_at) : null;
     await replayOccurrences(sim, { ...scope, occurrences: occurrencesIn(sim, from, to, scheduledAt) });
+  } else if (timing?.throttle_per_minute) {
+    // 'Limite de envios por minuto' links persons in trigger order: replayed in time order across persons.
+    await replayThrottled(sim, { ...scope, blocks: body.momentums });
   } else {
     await replayEvents(sim, { ...scope, blocks: body.momentums });
   }
-  return tally.result(Math.round(performance.now() - started));
+  const result = tally.result(Math.round(performance.now() - started));
+  return journey ? { ...result, journey: journey.rows() } : result;
 }
 
 /** One simulation at a time per user: a second one while the first runs is refused with 429. */

@@ -23,6 +23,8 @@ export function createTally(input: {
   to: Date;
   channel: string | null;
   message: string | null;
+  /** The momentum has journey steps: the funnel lists their stage. */
+  journey?: boolean;
 }) {
   const removed = new Map<SimulationStage, number>(SIMULATION_STAGES.map((s) => [s, 0]));
   const byDay = new Map<string, number>();
@@ -102,6 +104,7 @@ export function createTally(input: {
       const stages: SimulationResult['stages'] = [];
       let inStage = entered;
       for (const stage of SIMULATION_STAGES) {
+        if (stage === 'journey' && !input.journey) continue;
         const out = removed.get(stage)!;
         stages.push({ stage, entered: inStage, removed: out });
         inStage -= out;

@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
+import { type PushService, startPushService } from '../../../test/push-service.ts';
+import { queryRows } from '../../db/client.ts';
+import type { Principal } from '../../lib/auth-guard.ts';
+import { simulate } from './simulate.service.ts';
+
+/*
+ * Issue #28's agreement for journey steps (issue #26): a day of a shop replayed live through the collector with the
+ * engine running, for a momentum started by product views whose on-site message is followed by three steps (a push an
+ * hour later to those who did not buy; two hours later an on-site message to those who saw the bag, else a push; an
+ * hour later, in the worktime, an on-site message to those who added to the cart), exiting on a purchase, under a
+ * frequency cap of 3 a day (it holds the last step of those the pushes reach) and a worktime window. (Nobody opts out: the simulation reads persons
+ * as they are now, so an opt-out would remove their first message too; the exit uses the engine's optedOut.) The simulation of that
+ * momentum over the day must send the same messages (person, step, instant) as the engine did, and count the
+ * journeys' exits, failed conditions and waits as the engine's positions do.
+ */
+
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const ROOT = 'https://loja-jornada.com.br';
+const STEP_MS = 15 * 60_000;
+const HOUR_MS = 3_600_000;
+
+let t: TestApp;
+let push: PushService;
+let owner: Awaited<ReturnType<typeof signUpAndSignIn>>;
+let frozen = 0;
+
+beforeAll(async () => {
+  t = await createTestApp({ authRateLimit: 1000, allowPrivateFetch: true });
+  push = await startPushService();
+  owner = await signUpAndSignIn(t.app);
+  t.clock.now = () => new Date(frozen);
+});
+afterAll(async () => {
+  await t.close();
+  await push.close();
+});
+
+/** mulberry32: the same history every run. */
+function prng(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pushValues = (title: string) => ({
+  filter: 'CELL_NOTIFICATION',
+  name: title,
+  title,
+  message: 'Aproveite hoje.',
+  icon_uri: `${ROOT}/icone.png`,
+  redirect_uri: `${ROOT}/ofertas`,
+});
+const topbar = (text: string) => ({
+  filter: 'SUPERARE_WEBVIEW',
+  webview_type: 'topbar',
+  webview_mode: 'devices_all',
+  webview_props: { topbarContent: text, topbarBtnText: 'Ver' },
+});
+
+describe('a simulation of a journey agrees with what the engine sent', () => {
+  it('sends the same steps to the same people at the same instants, and counts the same exits and waits', async () => {
+    // 08:30 in São Paulo, two days ago: the day replayed runs from here.
+    const start = new Date(Date.now() - 2 * 86_400_000);
+    start.setUTCHours(11, 30, 0, 0);
+    frozen = start.getTime();
+    const domain = await createDomain(t.app, owner, 'Loja com jornada', ROOT);
+    const cap = await call(
+      t.app,
+      'PUT',
+      `/api/domain/frequency/${domain.uuid}`,
+      { domain: { frequency_cap_day: 3, frequency_cap_week: null } },
+      owner.token,
+    );
+    expect(cap.status).toBe(200);
+    const collect = async (vid: string, events: object[]) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/collect',
+        headers: { 'content-type': 'text/plain', origin: ROOT, 'user-agent': CHROME },
+        payload: JSON.stringify({ id: domain.gero_id, vid, e: events }),
+      });
+      expect(res.statusCode).toBe(202);
+      await t.app.ingestor.drain();
+    };
+
+    const random = prng(26);
+    // Four of them come back only in the afternoon: their journeys are still under way when the day ends.
+    const visitors = Array.from({ length: 24 }, (_, i) => ({
+      vid: `v-${i}-${randomUUID()}`,
+      subscribed: i % 3 !== 2,
+      from: start.getTime() + (i >= 20 ? 14 * HOUR_MS : 0),
+    }));
+    for (const v of visitors) {
+      await collect(v.vid, [{ t: 'pv', u: `${ROOT}/` }]);
+      if (v.subscribed) await collect(v.vid, [{ t: 'optin', s: push.newSubscription().subscription }]);
+    }
+
+    const body = {
+      type: 'momentum',
+      momentums: [
+        { type: 'filter', values: [{ filter: 'all' }] },
+        {
+          type: 'trigger',
+          regex: false,
+          values: [{ dischargeIn: [], filter: 'pageview', comparation: 'contain', value: ['/produto'] }],
+        },
+        { type: 'dispatcher', values: [topbar('Gostou deste produto?')] },
+      ],
+      worktime: { weekdays: [0, 1, 2, 3, 4, 5, 6], start_at: '09:00', stop_at: '20:00' },
+      steps: [
+        {
+          wait: { amount: 1, unit: 'hours' },
+          condition: { kind: 'not_converted' },
+          values: [pushValues('Ainda pensando?')],
+        },
+        {
+          wait: { amount: 2, unit: 'hours' },
+          condition: { kind: 'viewed_page', comparation: 'contain', value: ['/sacola'] },
+          values: [topbar('Sua sacola espera')],
+          otherwise: [pushValues('Veja outras ofertas')],
+        },
+        {
+          wait: { amount: 1, unit: 'hours', worktime: true },
+          condition: { kind: 'event', category: 'adicionar_ao_carrinho' },
+          values: [topbar('Frete grátis hoje')],
+        },
+      ],
+      exit: { on_conversion: true, on_opt_out: true },
+    };
+    const created = await call(
+      t.app,
+      'POST',
+      '/api/momentum/create',
+      { domain_uuid: domain.uuid, momentum_title: 'Jornada simulada', status: 'Active', ...body },
+      owner.token,
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const uuid = created.body.data.uuid as string;
+
+    const end = start.getTime() + 24 * HOUR_MS;
+    const pages = ['/', '/produto/tenis-azul', '/produto/meia', '/sacola', '/blog/corrida'];
+    let order = 0;
+    for (let at = start.getTime() + STEP_MS; at <= end; at += STEP_MS) {
+      frozen = at;
+      // Visits stop six hours before the end; the steps go on.
+      if (at < end - 6 * HOUR_MS) {
+        for (const v of visitors) {
+          const r = random();
+          if (r > 0.25 || at < v.from) continue;
+          const events =
+            r < 0.012
+              ? [{ t: 'cv', v: 129.9, o: `pedido-${++order}` }]
+              : r < 0.13
+                ? [{ t: 'ev', c: 'adicionar_ao_carrinho', p: { produto: 'Tênis azul' } }]
+                : [{ t: 'pv', u: `${ROOT}${pages[Math.floor(random() * pages.length)]}` }];
+          await collect(v.vid, events);
+        }
+      }
+      await t.app.engine.settle();
+    }
+
+    const sentLive = await queryRows<{ person_uuid: string; step: number; sent_at: string | Date }>(
+      t.app.ctx.db,
+      sql`SELECT person_uuid, step, sent_at FROM deliveries
+          WHERE momentum_uuid = ${uuid}::uuid AND status IN ('sent', 'viewed', 'clicked')`,
+    );
+    const live = sentLive.map((r) => `${r.person_uuid}|${r.step}|${new Date(r.sent_at).toISOString()}`).sort();
+
+    const principal: Principal = {
+      token: owner.token,
+      sessionId: '',
+      userUuid: owner.signin.body.data.user_uuid,
+      companyUuid: owner.company.uuid,
+      username: owner.user.username,
+      role: 'admin',
+    };
+    const simulated: string[] = [];
+    const result = await simulate(
+      t.app.ctx,
+      principal,
+      {
+        momentum: { domain_uuid: domain.uuid, momentum_title: 'Jornada simulada', uuid, ...body } as never,
+        days: 1,
+      },
+      new AbortController().signal,
+      { onSent: (p, at, step) => simulated.push(`${p}|${step}|${at.toISOString()}`) },
+    );
+    expect(simulated.sort(), JSON.stringify(result.journey)).toEqual(live);
+    expect(result.messages).toBe(live.length);
+    expect(result.persons).toBe(new Set(sentLive.map((r) => r.person_uuid)).size);
+    // Messages per channel: the momentum's own (on-site) first, then the steps' push.
+    const channels = await queryRows<{ channel_type: string; n: number }>(
+      t.app.ctx.db,
+      sql`SELECT channel_type, count(*)::int AS n FROM deliveries
+          WHERE momentum_uuid = ${uuid}::uuid AND status IN ('sent', 'viewed', 'clicked') GROUP BY channel_type`,
+    );
+    const sentOn = (channel: string) => channels.find((c) => c.channel_type === channel)?.n ?? 0;
+    expect(result.by_channel).toEqual([
+      { channel: 'SUPERARE_WEBVIEW', messages: sentOn('SUPERARE_WEBVIEW') },
+      { channel: 'CELL_NOTIFICATION', messages: sentOn('CELL_NOTIFICATION') },
+    ]);
+    const last = result.stages[result.stages.length - 1]!;
+    expect(last.entered - last.removed).toBe(result.messages);
+    expect(result.stages.map((s) => s.stage)).toContain('journey');
+
+    // The journeys' ends and waits, as the engine's positions hold them.
+    const positions = await queryRows<{ state: string; step: number; n: number }>(
+      t.app.ctx.db,
+      sql`SELECT state, step, count(*)::int AS n FROM journey_positions WHERE momentum_uuid = ${uuid}::uuid
+          GROUP BY state, step`,
+    );
+    const count = (state: string, step?: number) =>
+      positions
+        .filter((p) => p.state === state && (step === undefined || p.step === step))
+        .reduce((s, p) => s + p.n, 0);
+    const rows = result.journey!;
+    const row = (step: number, branch = 'main') => rows.find((r) => r.step === step && r.branch === branch)!;
+    expect(row(0, 'main').reached).toBe(positions.reduce((s, p) => s + p.n, 0));
+    for (const step of [1, 2, 3]) {
+      expect(row(step).exited, `etapa ${step}: ${JSON.stringify(positions)}`).toBe(count('exited', step));
+      expect(row(step).left_by_condition, `etapa ${step}`).toBe(count('left', step));
+      expect(row(step).waiting, `etapa ${step}`).toBe(count('waiting', step));
+    }
+    const journeyStage = result.stages.find((s) => s.stage === 'journey')!;
+    expect(journeyStage.removed).toBe(count('exited') + count('left'));
+    // Each row's messages are the engine's deliveries of that step and branch.
+    const branches = await queryRows<{ step: number; branch: string | null; n: number }>(
+      t.app.ctx.db,
+      sql`SELECT step, branch, count(*)::int AS n FROM deliveries
+          WHERE momentum_uuid = ${uuid}::uuid AND status IN ('sent', 'viewed', 'clicked') AND step > 0
+          GROUP BY step, branch`,
+    );
+    for (const b of branches) expect(row(b.step, b.branch ?? 'main').sent, `${b.step}:${b.branch}`).toBe(b.n);
+    // The day exercises what the agreement is about: exits by purchase, a failed condition, the 'otherwise'
+    // branch, a step held by the cap or the worktime, and persons still waiting when the day ends.
+    expect(count('exited')).toBeGreaterThan(0);
+    expect(count('left')).toBeGreaterThan(0);
+    expect(row(2, 'otherwise').sent).toBeGreaterThan(0);
+    expect(row(2).sent).toBeGreaterThan(0);
+    expect(row(3).sent).toBeGreaterThan(0);
+    expect(row(3).waiting).toBeGreaterThan(0);
+    const removedAt = (stage: string) => result.stages.find((s) => s.stage === stage)!.removed;
+    expect(removedAt('frequency_cap') + removedAt('schedule')).toBeGreaterThan(0);
+  }, 240_000);
+});

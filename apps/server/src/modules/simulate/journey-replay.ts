@@ -1,0 +1,283 @@
+import {
+  DEFAULT_JOURNEY_EXIT,
+  type JourneyExit,
+  type JourneyStep,
+  journeyMessages,
+  type SimulationJourneyStep,
+  waitMs,
+} from '@impeto/shared';
+import type { Db } from '../../db/client.ts';
+import type { DispatchPerson } from '../../engine/deliveries.queries.ts';
+import { compileCondition, optedOut, stepArm, stepContent } from '../../engine/journey.ts';
+import { unreachableReason } from '../../engine/qualify.ts';
+import { quietDeferral, worktimeZone } from '../../engine/timing.ts';
+import { compileFilter } from '../../lib/filter/compile-filter.ts';
+import {
+  byBlock,
+  decide,
+  type Ended,
+  malformedContact,
+  type PersonView,
+  record,
+  type Simulation,
+  type StepSend,
+  stillWaiting,
+} from './planned-send.ts';
+import * as q from './simulate.queries.ts';
+
+/*
+ * A journey's steps in the simulation (issue #26), the engine's journey stage (engine/journey.ts) replayed: a person
+ * enters when their first message (step 0) goes out and no journey of theirs is running; each step is due its wait
+ * after the previous one (the first, after the message), a wait 'no horário de funcionamento' moves to the opening;
+ * a conversion while waiting ends the journey at once (exit on conversion, the attribution statement's rule); at the
+ * due time the exit rules (conversion, opt-out of the step's channel, the exit filter), then the step's condition on
+ * what the person did since the previous step (the engine's compileCondition over the same reads, bounded by the due
+ * time), then the step's message as a planned send at that instant (planned-send.ts decide with the step's channel:
+ * filter, reach, worktime, quiet hours, cap; its A/B arm by stepArm). A journey that ends lets the person enter again
+ * with their next first message.
+ *
+ * It runs a batch of persons at a time, after the replay decided their first messages (their `entries`), one round
+ * per step for the whole batch: each round reads the batch's conversions (and, for conditions on pages or events,
+ * their events) in one statement. What it cannot know: a simulated message is never clicked ('not_clicked' holds),
+ * and a person's first messages were decided before their steps (a step's message counts against the frequency cap
+ * of the steps after it, not of the first messages sent later).
+ */
+
+interface Position {
+  person: PersonView;
+  row: q.SimPerson;
+  /** Index in the person's sorted `entries` of the message that entered this journey. */
+  entry: number;
+  entered: number;
+  since: number;
+  /** The step waited for, 1..n, and when it is due. */
+  step: number;
+  due: number;
+}
+
+export interface JourneyReplayInput {
+  db: Db;
+  companyUuid: string;
+  domainUuid: string;
+  steps: JourneyStep[];
+  exit: JourneyExit | null | undefined;
+}
+
+export function createJourneyReplay(sim: Simulation, input: JourneyReplayInput) {
+  const { db, companyUuid, domainUuid, steps } = input;
+  const { tally } = sim;
+  const end = sim.to.getTime();
+  const exit = { ...DEFAULT_JOURNEY_EXIT, ...(input.exit ?? {}) };
+  const exitFilter = exit.filter ? compileFilter(exit.filter) : null;
+  const conditions = steps.map((s) => compileCondition(s.condition));
+  const readsEvents = steps.map(
+    (s) => s.condition.kind !== 'not_converted' && s.condition.kind !== 'not_clicked' && s.condition.kind !== 'filter',
+  );
+  const armRow = { uuid: sim.m.uuid, steps };
+  /** The quiet hours of each step channel, remembered like the momentum's own (byBlock). */
+  const quietOf = new Map<string, (at: Date, zone: string) => Date | null>();
+  const quietFor = (channel: string) => {
+    let f = quietOf.get(channel);
+    if (!f) {
+      const { quietHours, timeZone } = sim.domainTiming;
+      f = byBlock((at, zone) => quietDeferral(at, channel, quietHours, { timezone: zone }, timeZone), 60_000);
+      quietOf.set(channel, f);
+    }
+    return f;
+  };
+
+  // The report's rows: step 0, then each step's main row and its 'otherwise' row when it has one.
+  const rows: SimulationJourneyStep[] = [{ step: 0, branch: 'main', ...zero() }];
+  for (const [i, s] of steps.entries()) {
+    rows.push({
+      step: i + 1,
+      branch: 'main',
+      ...zero(),
+      ...(s.variants?.length ? { variants: s.variants.map((v) => ({ name: v.name, sent: 0 })) } : {}),
+    });
+    if (s.otherwise?.length) rows.push({ step: i + 1, branch: 'otherwise', ...zero() });
+  }
+  const rowOf = (step: number, branch: 'main' | 'otherwise') =>
+    rows.find((r) => r.step === step && r.branch === branch)!;
+
+  /** The person's journey ended at `at`: they enter again with their next first message at or after it. */
+  function next(p: Position, at: number, out: Position[]) {
+    const entries = p.person.entries!;
+    let i = p.entry + 1;
+    while (i < entries.length && entries[i]! < at) i++;
+    if (i < entries.length) out.push(enter(p.person, p.row, i));
+  }
+
+  function enter(person: PersonView, row: q.SimPerson, entry: number): Position {
+    const entered = person.entries![entry]!;
+    const first = rowOf(0, 'main');
+    first.reached++;
+    first.sent++;
+    return { person, row, entry, entered, since: entered, step: 1, due: entered + waitMs(steps[0]!.wait) };
+  }
+
+  /**
+   * A step's exit or failed condition: the planned send it would have been is removed at the journey's stage. An exit
+   * while waiting (a conversion) is not counted as reaching the step, as the journey report counts it.
+   */
+  function leave(p: Position, at: number, how: 'exited' | 'left_by_condition', reason: string, waiting = false) {
+    const row = rowOf(p.step, 'main');
+    if (!waiting) row.reached++;
+    row[how]++;
+    tally.enter();
+    tally.removed('journey', p.person.uuid, p.person.who, reason, new Date(at));
+  }
+
+  /** The step's message, planned at `at` on `branch`, decided at its due time until it ends or the range does. */
+  function send(p: Position, at: number, branch: 'main' | 'otherwise') {
+    const step = steps[p.step - 1]!;
+    const content = stepContent(step, branch === 'otherwise' ? 'otherwise' : null)!;
+    const channel = content.filter;
+    const target: StepSend = {
+      unreachable:
+        unreachableReason(channel, { ...p.row, attributes: p.row.attributes ?? {} }) ??
+        malformedContact(channel, p.row),
+      quietDeferral: quietFor(channel),
+    };
+    tally.enter();
+    let due = at;
+    let waiting: Parameters<typeof stillWaiting>[3];
+    let d: Ended | undefined;
+    while (!d) {
+      if (due >= end) {
+        d = stillWaiting(sim, p.person, new Date(end - 1), waiting, target);
+        due = end - 1;
+        break;
+      }
+      const decided = decide(sim, p.person, new Date(due), target);
+      if (decided.kind === 'later') {
+        due = decided.at.getTime();
+        waiting = { stage: decided.stage, reason: decided.reason };
+      } else d = decided;
+    }
+    record(sim, p.person, new Date(due), d, p.step, channel);
+    if (d.kind !== 'sent') return;
+    const row = rowOf(p.step, branch);
+    row.sent++;
+    const arm = stepArm(armRow, p.person.uuid, p.step, branch === 'otherwise' ? 'otherwise' : null).arm;
+    const variant = arm ? row.variants?.find((v) => v.name === arm) : undefined;
+    if (variant) variant.sent++;
+  }
+
+  return {
+    rows: () => rows,
+    /** Runs the journeys of a batch of replayed persons (those whose first message went out). */
+    async run(persons: PersonView[]) {
+      const entering = persons.filter((p) => p.entries?.length);
+      if (entering.length === 0) return;
+      const people = await q.journeyPersons(
+        db,
+        companyUuid,
+        domainUuid,
+        entering.map((p) => p.uuid),
+      );
+      const rowOfPerson = new Map(people.map((r) => [r.uuid, r]));
+      let active: Position[] = [];
+      for (const person of entering) {
+        const row = rowOfPerson.get(person.uuid);
+        if (!row) continue;
+        person.entries!.sort((a, b) => a - b);
+        active.push(enter(person, row, 0));
+      }
+      while (active.length > 0) {
+        const probes = active.map(
+          (p, n): q.JourneyProbe => ({
+            n,
+            person: p.person.uuid,
+            entered: new Date(p.entered),
+            since: new Date(p.since),
+            until: new Date(Math.min(p.due, end)),
+          }),
+        );
+        const [facts, events] = await Promise.all([
+          q.journeyFacts(db, companyUuid, domainUuid, probes),
+          q.journeyEvents(
+            db,
+            companyUuid,
+            domainUuid,
+            probes.filter((_, n) => active[n]!.due < end && readsEvents[active[n]!.step - 1]),
+          ),
+        ]);
+        const factsOf = new Map(facts.map((f) => [f.n, f]));
+        const eventsOf = new Map<number, q.JourneyEvent[]>();
+        for (const e of events) {
+          const list = eventsOf.get(e.n);
+          if (list) list.push(e);
+          else eventsOf.set(e.n, [e]);
+        }
+        const later: Position[] = [];
+        for (const [n, p] of active.entries()) {
+          const f = factsOf.get(n);
+          // A conversion while waiting ends the journey then (the attribution statement's exit).
+          if (exit.on_conversion && f?.first_conversion) {
+            const at = f.first_conversion.getTime();
+            leave(p, at, 'exited', journeyMessages.exitedConversion, true);
+            next(p, at, later);
+            continue;
+          }
+          if (p.due >= end) {
+            rowOf(p.step, 'main').waiting++;
+            continue;
+          }
+          const step = steps[p.step - 1]!;
+          if (step.wait.worktime) {
+            const zone = worktimeZone(sim.timing, { timezone: p.person.zone }, sim.timeZone);
+            const opening = sim.worktimeDeferral(new Date(p.due), zone);
+            if (opening) {
+              later.push({ ...p, due: opening.getTime() });
+              continue;
+            }
+          }
+          const attributes = p.row.attributes ?? {};
+          if (
+            exit.on_opt_out &&
+            optedOut(stepContent(step, null)?.filter ?? '', { ...p.row, attributes } as DispatchPerson)
+          ) {
+            leave(p, p.due, 'exited', journeyMessages.exitedOptOut);
+            next(p, p.due, later);
+            continue;
+          }
+          if (exitFilter?.matches({ attributes })) {
+            leave(p, p.due, 'exited', journeyMessages.exitedFilter);
+            next(p, p.due, later);
+            continue;
+          }
+          const holds = conditions[p.step - 1]!({
+            facts: {
+              id: '',
+              converted_entered: false,
+              converted_since: f?.converted_since ?? false,
+              clicked_previous: false,
+            },
+            events: (eventsOf.get(n) ?? []).map((e) => ({ ...e, id: '' })),
+            attributes,
+          });
+          const branch = holds ? 'main' : step.otherwise?.length ? 'otherwise' : null;
+          if (!branch) {
+            leave(p, p.due, 'left_by_condition', journeyMessages.leftByCondition);
+            next(p, p.due, later);
+            continue;
+          }
+          const main = rowOf(p.step, 'main');
+          main.reached++;
+          if (branch === 'otherwise') rowOf(p.step, 'otherwise').reached++;
+          send(p, p.due, branch);
+          const following = steps[p.step];
+          if (following) {
+            later.push({ ...p, step: p.step + 1, since: p.due, due: p.due + waitMs(following.wait) });
+          } else next(p, p.due, later);
+        }
+        active = later;
+      }
+    },
+  };
+}
+
+function zero() {
+  return { reached: 0, exited: 0, left_by_condition: 0, waiting: 0, sent: 0 };
+}
