@@ -73,6 +73,51 @@ describe('SimulationPanel', () => {
     expect(screen.getByText(/Simulado em 842 ms/)).toBeTruthy();
   });
 
+  it("reads a journey's steps: who reached each one, who left and why, what waits, what went out per channel", async () => {
+    const journey = {
+      ...result,
+      messages: 1900,
+      by_channel: [
+        { channel: 'CELL_NOTIFICATION', messages: 1300 },
+        { channel: 'SUPERARE_WEBVIEW', messages: 600 },
+      ],
+      stages: [result.stages[0], { stage: 'journey', entered: 5900, removed: 400 }, ...result.stages.slice(1)],
+      journey: [
+        { step: 0, branch: 'main', reached: 1300, exited: 0, left_by_condition: 0, waiting: 0, sent: 1300 },
+        {
+          step: 1,
+          branch: 'main',
+          reached: 1100,
+          exited: 150,
+          left_by_condition: 250,
+          waiting: 50,
+          sent: 500,
+          variants: [
+            { name: 'A', sent: 260 },
+            { name: 'B', sent: 240 },
+          ],
+        },
+        { step: 1, branch: 'otherwise', reached: 100, exited: 0, left_by_condition: 0, waiting: 0, sent: 100 },
+      ],
+    };
+    renderPage(<SimulationPanel momentum={() => body} />, {
+      fetch: { 'POST /api/momentum/simulate': () => ok(journey) },
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Simular' }));
+    const funnel = await screen.findByRole('table', { name: 'Funil da simulação' });
+    expect(within(funnel).getByText('Etapas da jornada (condição e regras de saída)')).toBeTruthy();
+    expect(screen.getByText('Web push: 1.300 · Mensagem no site: 600')).toBeTruthy();
+    const steps = screen.getByRole('table', { name: 'Etapas da jornada simulada' });
+    const rows = within(steps)
+      .getAllByRole('row')
+      .map((r) => r.textContent);
+    expect(rows.slice(1)).toEqual([
+      'Primeira mensagem1.300———1.300',
+      'Etapa 11.10015025050500A: 260 · B: 240',
+      'Etapa 1 · senão100———100',
+    ]);
+  });
+
   it("shows the server's refusal as a toast, and what is missing before asking", async () => {
     let ready = false;
     renderPage(

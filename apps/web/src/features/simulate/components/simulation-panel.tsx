@@ -150,11 +150,18 @@ function SimulationReport({ result }: { result: SimulationResult }) {
         </Stack>
         <Stack gap={0}>
           <Text size="xs" c="dimmed" fw={600} tt="uppercase">
-            Mensagens{channel ? ` · ${channel}` : ''}
+            Mensagens{channel && result.by_channel.length < 2 ? ` · ${channel}` : ''}
           </Text>
           <Text fw={700} size="xl">
             {formatCount(result.messages)}
           </Text>
+          {result.by_channel.length > 1 ? (
+            <Text size="xs" c="dimmed">
+              {result.by_channel
+                .map((c) => `${CHANNEL_LABELS[c.channel] ?? c.channel}: ${formatCount(c.messages)}`)
+                .join(' · ')}
+            </Text>
+          ) : null}
         </Stack>
       </SimpleGrid>
 
@@ -195,6 +202,8 @@ function SimulationReport({ result }: { result: SimulationResult }) {
         </Table.Tbody>
       </Table>
 
+      {result.journey ? <JourneyTable rows={result.journey} /> : null}
+
       {result.sample.length ? (
         <Stack gap={4}>
           <Text size="sm" fw={600}>
@@ -231,6 +240,63 @@ function SimulationReport({ result }: { result: SimulationResult }) {
       <Text size="xs" c="dimmed">
         Simulado em {formatCount(result.took_ms)} ms, de {formatDateTime(result.from)} a {formatDateTime(result.to)}.
         Pessoas como estão hoje (atributos, inscrições e contatos).
+      </Text>
+    </Stack>
+  );
+}
+
+type JourneyRow = NonNullable<SimulationResult['journey']>[number];
+
+const journeyRowLabel = (r: JourneyRow) =>
+  r.step === 0 ? 'Primeira mensagem' : r.branch === 'otherwise' ? `Etapa ${r.step} · senão` : `Etapa ${r.step}`;
+
+/** A journey's steps (issue #26): who reached each step, who left it and why, who still waits, what was sent. */
+function JourneyTable({ rows }: { rows: JourneyRow[] }) {
+  const dash = (n: number, show: boolean) => (show ? formatCount(n) : '—');
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={600}>
+        Jornada
+      </Text>
+      <Table.ScrollContainer minWidth={640}>
+        <Table aria-label="Etapas da jornada simulada" verticalSpacing={6} fz="sm">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Etapa</Table.Th>
+              <Table.Th ta="right">Chegaram</Table.Th>
+              <Table.Th ta="right">Saíram da jornada</Table.Th>
+              <Table.Th ta="right">Condição não atendida</Table.Th>
+              <Table.Th ta="right">Aguardando no fim</Table.Th>
+              <Table.Th ta="right">Enviadas</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((r) => {
+              const main = r.step > 0 && r.branch === 'main';
+              return (
+                <Table.Tr key={`${r.step}-${r.branch}`}>
+                  <Table.Td>{journeyRowLabel(r)}</Table.Td>
+                  <Table.Td ta="right">{formatCount(r.reached)}</Table.Td>
+                  <Table.Td ta="right">{dash(r.exited, main)}</Table.Td>
+                  <Table.Td ta="right">{dash(r.left_by_condition, main)}</Table.Td>
+                  <Table.Td ta="right">{dash(r.waiting, main)}</Table.Td>
+                  <Table.Td ta="right">
+                    {formatCount(r.sent)}
+                    {r.variants?.length ? (
+                      <Text span size="xs" c="dimmed" display="block">
+                        {r.variants.map((v) => `${v.name}: ${formatCount(v.sent)}`).join(' · ')}
+                      </Text>
+                    ) : null}
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Text size="xs" c="dimmed">
+        Saem da jornada quem compra enquanto aguarda, quem se descadastra do canal da etapa ou quem passa a atender o
+        filtro de saída. Uma mensagem simulada nunca é clicada: a condição "não clicou" sempre se cumpre.
       </Text>
     </Stack>
   );
