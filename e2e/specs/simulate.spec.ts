@@ -95,3 +95,83 @@ test('a draft is simulated in the v2 form and in the diagram, and the funnel say
   await dialog.getByRole('button', { name: 'Simular', exact: true }).click();
   await expectFunnel(dialog);
 });
+
+test("a journey's draft is simulated in the diagram: its steps say who got the first message and who waits", async ({
+  page,
+  request,
+  testSite,
+}) => {
+  const { domain } = await readyToSend(page, request, testSite);
+  const tag = shortTag();
+  for (const n of [1, 2, 3]) {
+    await collect(request, testSite, domain.gero_id, `v-jor-${tag}-${n}`, [
+      { t: 'pv', u: `${testSite.url}/produto/tenis-${n}` },
+    ]);
+  }
+  const push = pushContent(testSite, tag);
+  const topbar = {
+    filter: 'SUPERARE_WEBVIEW',
+    webview_type: 'topbar',
+    webview_mode: 'devices_all',
+    webview_props: { topbarContent: `Gostou? ${tag}`, topbarBtnText: 'Ver' },
+  };
+  // An on-site message to whoever views a product (it reaches every visitor), then a push a day later to those who
+  // did not buy: the day simulated holds the first message, and everyone still waits for the push.
+  const headers = { Authorization: `Bearer ${await sessionToken(page)}` };
+  const onsite = await request.post('/api/channel/create', {
+    headers,
+    data: { channel: { domain_uuid: domain.uuid, channel_type: 'SUPERARE_WEBVIEW', properties: {} } },
+  });
+  expect(onsite.status(), await onsite.text()).toBe(200);
+  const created = await request.post('/api/momentum/create', {
+    headers,
+    data: {
+      domain_uuid: domain.uuid,
+      type: 'momentum',
+      status: 'Draft',
+      momentum_title: `Jornada simulada ${tag}`,
+      momentums: [
+        { type: 'filter', values: [{ filter: 'all' }] },
+        {
+          type: 'trigger',
+          regex: false,
+          values: [{ filter: 'pageview', comparation: 'contain', value: ['/produto'], dischargeIn: [] }],
+        },
+        { type: 'dispatcher', values: [topbar] },
+      ],
+      steps: [
+        {
+          wait: { amount: 1, unit: 'days' },
+          condition: { kind: 'not_converted' },
+          values: [
+            {
+              filter: 'CELL_NOTIFICATION',
+              name: push.name,
+              title: push.title,
+              message: push.message,
+              icon_uri: push.icon,
+              redirect_uri: push.redirect,
+            },
+          ],
+        },
+      ],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const draft = (await created.json()).data.uuid as string;
+  await page.goto(`/momentum/diagram?id=${draft}&domain=${domain.uuid}`);
+  await expect(page.getByRole('heading', { name: `Jornada simulada ${tag}` })).toBeVisible();
+  await page.getByRole('button', { name: 'Simular', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Simular momentum' });
+  await choose(dialog, 'Período', 'Último dia');
+  await dialog.getByRole('button', { name: 'Simular', exact: true }).click();
+  await expect(funnelRow(dialog, 'Etapas da jornada')).toContainText(/3\s*0$/);
+  await expect(funnelRow(dialog, 'Enviadas')).toContainText('3');
+  const steps = dialog.getByRole('table', { name: 'Etapas da jornada simulada' });
+  await expect(steps.getByRole('row').filter({ hasText: 'Primeira mensagem' })).toContainText(/Primeira mensagem\s*3/);
+  // Etapa 1: nobody reached it yet, nobody left, three still waiting, nothing sent.
+  await expect(steps.getByRole('row').filter({ hasText: 'Etapa 1' })).toContainText(/Etapa 1\s*0\s*0\s*0\s*3\s*0/);
+  await expect(dialog.getByRole('table', { name: 'Amostra de pessoas' })).toContainText(`Gostou? ${tag}`);
+  await steps.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('simulacao-jornada.png') });
+});
