@@ -137,7 +137,8 @@ describe('the occurrence replay plans each person as the fan-out does', () => {
     // (a) Every day at 12:30 on each visitor's clock, inside its 12:00–18:00 window: São Paulo's at 15:30 UTC,
     // Manaus' at 16:30 UTC (on the domain's clock Manaus' would wait for 12:00 there, 16:00 UTC); the day's
     // occurrence ticked (in UTC+14) before the momentum started. Tokyo's clock had read it already (03:30 UTC):
-    // they are left out of it (no row) and get the next day's at 03:30 UTC.
+    // they are left out of it (no row) and get the next day's at 03:30 UTC. Each send is repeated an hour later; one
+    // who cannot receive push gets one skipped row per occurrence.
     const recurrence: Record<string, unknown> = {
       type: 'momentum',
       momentum_title: 'Ofertas do dia',
@@ -148,7 +149,7 @@ describe('the occurrence replay plans each person as the fan-out does', () => {
           regex: false,
           values: [{ dischargeIn: [], filter: 'recurrence', comparation: 'daily', value: [], hours: '12:30' }],
         },
-        { type: 'dispatcher', values: [pushValues('Ofertas do dia')] },
+        { type: 'dispatcher', values: [{ ...pushValues('Ofertas do dia'), intervalRecurrency: [3600] }] },
       ],
       worktime: { weekdays: [0, 1, 2, 3, 4, 5, 6], start_at: '12:00', stop_at: '18:00' },
       worktime_zone: 'visitor',
@@ -202,7 +203,9 @@ describe('the occurrence replay plans each person as the fan-out does', () => {
       new Set([
         new Date(start.getTime() + 4 * HOUR_MS).toISOString(),
         new Date(start.getTime() + 5 * HOUR_MS).toISOString(),
+        new Date(start.getTime() + 6 * HOUR_MS).toISOString(),
         new Date(start.getTime() + 16 * HOUR_MS).toISOString(),
+        new Date(start.getTime() + 17 * HOUR_MS).toISOString(),
       ]),
     );
     const dailyRows = await rowsBy(recurrenceUuid);
