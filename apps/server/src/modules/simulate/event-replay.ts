@@ -2,7 +2,8 @@ import type { SimulationStage } from '@impeto/shared';
 import type { Database, Db } from '../../db/client.ts';
 import type { StoredEvent } from '../../engine/matcher.ts';
 import { engineMessages } from '../../engine/messages.ts';
-import { qualifiedDeliveries, reachKey } from '../../engine/qualify.ts';
+import { reachKey } from '../../engine/qualify.ts';
+import { type EventStream, eventStream, freeKey, startChain, storedEvent } from './event-triggers.ts';
 import {
   decide,
   nextTurn,
@@ -29,9 +30,6 @@ import * as q from './simulate.queries.ts';
 
 /** Persons per batch read from the cursor. */
 const BATCH = 1_000;
-/** Past this many distinct page addresses in the range the page-view stream is not narrowed by address. */
-const URL_PREFILTER_LIMIT = 20_000;
-
 interface Pending {
   dueAt: number;
   triggerAt: number;
@@ -40,14 +38,6 @@ interface Pending {
   key: string;
   /** Deferred (worktime, cap): why it would still wait at the end of the range. */
   waiting?: { stage: SimulationStage; reason: string };
-}
-
-/** The trigger's category names and property (a prefilter of the rows fetched; the matcher still decides). */
-function eventTriggerOf(blocks: unknown[]) {
-  const trigger = (blocks as { type: string; values?: Record<string, unknown>[] }[]).find((b) => b.type === 'trigger');
-  const t = trigger?.values?.[0] ?? {};
-  const categories = [t.parentCategory, t.parentCategory2].filter((c): c is string => typeof c === 'string' && !!c);
-  return { categories, key: typeof t.key === 'string' && t.key ? t.key : null };
 }
 
 export interface ReplayInput {
@@ -75,43 +65,13 @@ function enqueue(queue: Pending[], item: Pending) {
 
 export async function replayEvents(sim: Simulation, input: ReplayInput) {
   const { m, tally } = sim;
-  const { db, companyUuid, domainUuid, from } = input;
+  const { companyUuid, domainUuid, from } = input;
   const to = sim.to;
 
-  let filter: Pick<q.PersonEventsInput, 'kind' | 'urls' | 'categories' | 'propKey'>;
-  /** For page views sent by number: what the matcher answers for each address (starts, cancels), asked once. */
-  let startsAt: boolean[] = [];
-  let cancelsAt: boolean[] = [];
-  if (m.triggerKind === 'events') {
-    const { categories, key } = eventTriggerOf(input.blocks);
-    if (categories.length === 0) return;
-    filter = { kind: 'event', urls: null, categories, propKey: key };
-  } else {
-    const asEvent = (url: string): StoredEvent => ({
-      id: 0,
-      domainUuid,
-      personUuid: null,
-      kind: 'pageview',
-      url,
-      category: null,
-      props: null,
-      ts: from,
-    });
-    const all = await q.distinctPageUrls(db, companyUuid, { domainUuid, from, to, limit: URL_PREFILTER_LIMIT });
-    if (all) {
-      startsAt = all.map((u) => m.starts(asEvent(u)));
-      cancelsAt = all.map((u) => m.cancels(asEvent(u)));
-    }
-    // The addresses the matcher starts or cancels on (the others change nothing), each then sent as its number.
-    const kept = all ? all.map((_, i) => i).filter((i) => startsAt[i] || cancelsAt[i]) : null;
-    if (kept && kept.length === 0) return;
-    if (all && kept) {
-      startsAt = kept.map((i) => startsAt[i]!);
-      cancelsAt = kept.map((i) => cancelsAt[i]!);
-    }
-    filter = { kind: 'pageview', urls: kept ? kept.map((i) => all![i]!) : null, categories: null, propKey: null };
-  }
-  const single = m.repeats.length === 0;
+  const found = await eventStream(sim, input);
+  if (!found) return;
+  const stream: EventStream = found;
+  const { filter, startsAt, cancelsAt } = stream;
 
   /*
    * The person being replayed (one at a time): their row, their record (read when an event first starts something
@@ -129,10 +89,7 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
 
   function finish(item: Pending, at: Date, d: Exclude<ReturnType<typeof decide>, { kind: 'later' }>) {
     // recordOutcomes: a delivery that ends without being sent frees its key, so a later trigger may start it again.
-    if (d.kind === 'removed') {
-      const k = keys.indexOf(item.key);
-      if (k >= 0) keys.splice(k, 1);
-    }
+    if (d.kind === 'removed') freeKey(keys, item.key);
     record(sim, person!, at, d);
   }
 
@@ -159,31 +116,9 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
       unreachable = new Map();
       if (person.unreachable) unreachable.set(reachKey(m.channelType, person.uuid), person.unreachable);
     }
-    const p = person;
-    // What qualifiedDeliveries would answer is all kept out: a repeat chain while one waits, the once key (or the
-    // skipped row's) taken.
-    if (single ? keys.includes(p.unreachable ? 'skipped' : 'once') : queue.length > 0 && !p.unreachable) return;
-    const rows = qualifiedDeliveries([{ momentum: m, personUuid: p.uuid, event: e }], unreachable);
-    const hasPending = queue.length > 0;
-    for (const r of rows) {
-      const key = r.dedupeKey.slice(prefixLength);
-      if (keys.includes(key) || (r.unlessPending && hasPending)) continue;
-      // A repeat chain's keys carry the trigger event's id: no later row can take them, so they are not kept.
-      if (!r.unlessPending) keys.push(key);
-      tally.enter();
-      if (r.skipReason) {
-        // The engine's skipped row: the channel cannot reach the person (the funnel tells the filter first).
-        tally.removed(
-          p.passes ? 'channel' : 'filter',
-          p.uuid,
-          p.who,
-          p.passes ? r.skipReason : engineMessages.outOfAudience,
-          e.ts,
-        );
-        continue;
-      }
-      enqueue(queue, { dueAt: r.dueAt.getTime(), triggerAt: r.triggerAt.getTime(), seq: seq++, key });
-    }
+    startChain(sim, person, unreachable, keys, prefixLength, queue.length > 0, e, (key, dueAt, triggerAt) =>
+      enqueue(queue, { dueAt, triggerAt, seq: seq++, key }),
+    );
   }
 
   /** One person's events in stored order, with their planned sends decided in time order between them. */
@@ -196,22 +131,14 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
     prefixLength = m.uuid.length + r.uuid.length + 2;
     // In stored order (ts to the microsecond, then id): the database grouped them in none.
     r.events.sort(byStoredOrder);
-    for (const [us, id, page, category, props] of r.events) {
-      const t = Math.floor(us / 1000);
+    for (const ev of r.events) {
+      const t = Math.floor(ev[0] / 1000);
+      const page = ev[2];
       if (queue.length > 0) runUntil(t);
       const byNumber = typeof page === 'number';
       // Nothing waits and the address starts nothing: the event changes nothing.
       if (byNumber && !startsAt[page - 1] && (queue.length === 0 || !cancelsAt[page - 1])) continue;
-      const e: StoredEvent = {
-        id,
-        domainUuid,
-        personUuid: r.uuid,
-        kind: filter.kind,
-        url: byNumber ? filter.urls![page - 1]! : (page ?? null),
-        category: category ?? null,
-        props: props ?? null,
-        ts: new Date(t),
-      };
+      const e = storedEvent(stream, domainUuid, r.uuid, t, ev);
       if (queue.length > 0 && (byNumber ? cancelsAt[page - 1] : m.cancels(e))) {
         // matching.ts cancelForGoal: what waits, triggered before the goal page, is cancelled and its key freed.
         for (let i = 0; i < queue.length; ) {
@@ -221,8 +148,7 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
             continue;
           }
           queue.splice(i, 1);
-          const k = keys.indexOf(item.key);
-          if (k >= 0) keys.splice(k, 1);
+          freeKey(keys, item.key);
           tally.removed('trigger', person!.uuid, person!.who, engineMessages.goalReached, e.ts);
         }
       }

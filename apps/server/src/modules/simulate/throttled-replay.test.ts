@@ -1,0 +1,271 @@
+import { randomUUID } from 'node:crypto';
+import { inGlobalControl } from '@impeto/shared';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
+import { type PushService, startPushService } from '../../../test/push-service.ts';
+import { queryRows } from '../../db/client.ts';
+import type { Principal } from '../../lib/auth-guard.ts';
+import { simulate } from './simulate.service.ts';
+
+/*
+ * Issue #28's agreement for 'Limite de envios por minuto' on a momentum that page views start (issue #27): the
+ * engine's slots link persons in trigger order, so a burst of forty visitors within four minutes is spread at 2 a
+ * minute, each chain (a send, then another an hour later) kept 30 s from every send the momentum planned, Firefox
+ * visitors' rows too (cancelled by the filter when due: their slots stay taken), the unsubscribed's skipped rows not.
+ * A delayed chain keeps its person's later views out; views late in the afternoon have their second send deferred
+ * past the worktime, to the next opening, where the night's views are slotted after them. The day is replayed live
+ * through the collector, the engine sending at each due instant on a clock that stands still between steps; the
+ * simulation of the same momentum must name the same people at the same instants, and count the engine's rows.
+ */
+
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+const ROOT = 'https://loja-vazao.com.br';
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+let t: TestApp;
+let push: PushService;
+let owner: Awaited<ReturnType<typeof signUpAndSignIn>>;
+let domain: Awaited<ReturnType<typeof createDomain>>;
+let frozen = 0;
+
+beforeAll(async () => {
+  t = await createTestApp({ authRateLimit: 1000, allowPrivateFetch: true });
+  push = await startPushService();
+  owner = await signUpAndSignIn(t.app);
+  // A clock that stands still: each step of the walk happens at its exact instant.
+  t.clock.now = () => new Date(frozen);
+});
+afterAll(async () => {
+  await t.close();
+  await push.close();
+});
+
+const principalOf = (o: typeof owner): Principal => ({
+  token: o.token,
+  sessionId: '',
+  userUuid: o.signin.body.data.user_uuid,
+  companyUuid: o.company.uuid,
+  username: o.user.username,
+  role: 'admin',
+});
+
+const collect = async (vid: string, ua: string, events: object[]) => {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/collect',
+    headers: { 'content-type': 'text/plain', origin: ROOT, 'user-agent': ua },
+    payload: JSON.stringify({ id: domain.gero_id, vid, e: events }),
+  });
+  expect(res.statusCode).toBe(202);
+  await t.app.ingestor.drain();
+};
+
+/** The engine sends whatever falls due before `until`, each at its own instant. */
+async function sendDueBefore(until: number) {
+  let settled = false;
+  for (;;) {
+    const [next] = await queryRows<{ due: number | null }>(
+      t.app.ctx.db,
+      sql`SELECT floor(extract(epoch FROM min(due_at)) * 1000)::float8 AS due FROM deliveries
+          WHERE domain_uuid = ${domain.uuid}::uuid AND status = 'queued' AND due_at < ${new Date(until)}`,
+    );
+    if (next?.due === null || next?.due === undefined) return;
+    // What was due by now went out at the last settle: a row left behind would loop here.
+    if (settled) expect(Number(next.due)).toBeGreaterThan(frozen);
+    frozen = Number(next.due);
+    await t.app.engine.settle();
+    settled = true;
+  }
+}
+
+describe('a simulation of a throttled momentum started by page views', () => {
+  it('names the people the engine sent to, at the instants it sent, and counts its rows', async () => {
+    // 12:30 in São Paulo two days ago: the day replayed runs from here (the range of a one-day simulation).
+    const from = new Date(Date.now() - 2 * 86_400_000);
+    from.setUTCHours(15, 30, 0, 0);
+    const base = from.getTime();
+    const end = base + 24 * HOUR;
+    frozen = base - 30 * MIN;
+    domain = await createDomain(t.app, owner, 'Loja vazão', ROOT);
+    const cap = await call(
+      t.app,
+      'PUT',
+      `/api/domain/frequency/${domain.uuid}`,
+      { domain: { frequency_cap_day: 3, frequency_cap_week: null } },
+      owner.token,
+    );
+    expect(cap.status).toBe(200);
+
+    const visitors = Array.from({ length: 44 }, (_, i) => ({
+      vid: `v-${i}-${randomUUID()}`,
+      ua: i % 7 === 3 ? FIREFOX : CHROME,
+      subscribed: i % 9 !== 4,
+    }));
+    for (const v of visitors) {
+      frozen += 1000;
+      await collect(v.vid, v.ua, [{ t: 'pv', u: `${ROOT}/` }]);
+      if (v.subscribed) await collect(v.vid, v.ua, [{ t: 'optin', s: push.newSubscription().subscription }]);
+    }
+    const body = {
+      type: 'momentum',
+      momentums: [
+        {
+          type: 'filter',
+          values: [{ filter: 'user_stored_data.navigator.browser', comparation: '==', value: ['Chrome'] }],
+        },
+        {
+          type: 'trigger',
+          regex: false,
+          values: [{ filter: 'pageview', comparation: 'contain', value: ['/oferta'], dischargeIn: [] }],
+        },
+        {
+          type: 'dispatcher',
+          values: [
+            {
+              filter: 'CELL_NOTIFICATION',
+              name: 'Oferta relâmpago',
+              title: 'Oferta relâmpago',
+              message: 'Só hoje.',
+              icon_uri: `${ROOT}/icone.png`,
+              redirect_uri: `${ROOT}/oferta`,
+              intervalRecurrency: [3600],
+            },
+          ],
+        },
+      ],
+      throttle_per_minute: 2,
+      worktime: { weekdays: [0, 1, 2, 3, 4, 5, 6], start_at: '09:00', stop_at: '18:00' },
+    };
+    const created = await call(
+      t.app,
+      'POST',
+      '/api/momentum/create',
+      { domain_uuid: domain.uuid, momentum_title: 'Oferta com vazão', status: 'Active', ...body },
+      owner.token,
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const uuid: string = created.body.data.uuid;
+    // The domain's global control group: those in it are skipped when due, and their slots are given back.
+    const group = await call(
+      t.app,
+      'PUT',
+      `/api/domain/update/${domain.uuid}`,
+      { domain: { control_group_percent: 20 } },
+      owner.token,
+    );
+    expect(group.status, JSON.stringify(group.body)).toBe(200);
+    /** A new subscribed Chrome visitor, in the control group or out of it as asked (the shared rule decides). */
+    const newcomer = async (heldOut: boolean) => {
+      for (;;) {
+        const v = { vid: `v-${visitors.length}-${randomUUID()}`, ua: CHROME, subscribed: true };
+        frozen += 1000;
+        await collect(v.vid, v.ua, [{ t: 'pv', u: `${ROOT}/` }]);
+        await collect(v.vid, v.ua, [{ t: 'optin', s: push.newSubscription().subscription }]);
+        visitors.push(v);
+        const [person] = await queryRows<{ uuid: string }>(
+          t.app.ctx.db,
+          sql`SELECT uuid::text FROM persons WHERE visitor_id = ${v.vid}`,
+        );
+        if (inGlobalControl(person!.uuid, domain.uuid, 20) === heldOut)
+          return { index: visitors.length - 1, ...person! };
+      }
+    };
+    const held = await newcomer(true);
+    const after = await newcomer(false);
+    const behind = await newcomer(false);
+
+    // The day's views of the offer (local times in São Paulo, 3 hours behind UTC).
+    const views: { at: number; v: number; page: string }[] = [];
+    const view = (at: number, v: number, page = '/oferta') => views.push({ at, v, page });
+    // 13:00: forty visitors within four minutes.
+    for (let v = 0; v < 40; v++) view(base + 30 * MIN + v * 6000, v);
+    // 13:40: the first eight view again while their chains wait: kept out.
+    for (let v = 0; v < 8; v++) view(base + 70 * MIN + v * 5000, v, '/oferta?de-novo');
+    // 14:06–14:11: every other one of the burst views again; whether their chain still waits depends on its slot.
+    for (let v = 10; v < 40; v += 2) view(base + 96 * MIN + 40_000 + (v - 10) * 10_000, v, '/oferta?outra-vez');
+    // 17:50–17:57: the second send an hour later falls after 18:00 and waits for tomorrow's opening.
+    for (let v = 30; v < 38; v++) view(base + 320 * MIN + (v - 30) * MIN, v);
+    // 06:00–08:00 tomorrow: outside the worktime, slotted from 09:00, after the sends deferred there.
+    for (let v = 38; v < 44; v++) view(base + 17.5 * HOUR + (v - 38) * 20 * MIN, v);
+    for (let v = 0; v < 4; v++) view(base + 19 * HOUR + v * 7 * MIN, v);
+    // 16:00: the queue is empty; one in the control group views, then another 10 s later: the first's row is
+    // skipped when due, its slot given back, and the second goes at once.
+    view(base + 3.5 * HOUR, held.index);
+    view(base + 3.5 * HOUR + 10_000, after.index);
+    // 09:04:40 tomorrow: 10 s after the last of the morning's sends, a Firefox visitor's (cancelled by the filter,
+    // its slot still taken): 30 s from it.
+    view(base + 20 * HOUR + 34 * MIN + 40_000, behind.index);
+    // 11:00 a lone view goes at once; 12:20 one whose second send falls after the range.
+    view(base + 22.5 * HOUR, 9);
+    view(base + 23 * HOUR + 50 * MIN, 27);
+    views.sort((a, b) => a.at - b.at);
+
+    for (const { at, v, page } of views) {
+      await sendDueBefore(at);
+      frozen = at;
+      await collect(visitors[v]!.vid, visitors[v]!.ua, [{ t: 'pv', u: `${ROOT}${page}` }]);
+    }
+    await sendDueBefore(end);
+    frozen = end;
+
+    const live = await queryRows<{ person_uuid: string; at: number }>(
+      t.app.ctx.db,
+      sql`SELECT person_uuid::text, floor(extract(epoch FROM sent_at) * 1000)::float8 AS at FROM deliveries
+          WHERE momentum_uuid = ${uuid}::uuid AND status IN ('sent', 'viewed', 'clicked')`,
+    );
+    const firstSent = (person: string) =>
+      Math.min(...live.filter((s) => s.person_uuid === person).map((s) => Number(s.at)));
+    expect(firstSent(after.uuid) - base).toBe(3.5 * HOUR + 10_000);
+    const [cancelled] = await queryRows<{ n: number }>(
+      t.app.ctx.db,
+      sql`SELECT count(*)::int AS n FROM deliveries WHERE momentum_uuid = ${uuid}::uuid AND status = 'cancelled'
+            AND due_at = ${new Date(base + 20 * HOUR + 34 * MIN + 30_000)}`,
+    );
+    expect(cancelled!.n).toBe(1);
+    expect(firstSent(behind.uuid) - base).toBe(20 * HOUR + 35 * MIN);
+    const sends = (list: { person_uuid: string; at: number }[]) =>
+      list.map((s) => `${new Date(Number(s.at)).toISOString()} ${s.person_uuid}`).sort();
+    // The throttle did spread the burst: the first sends of the forty views went out over more than 15 minutes.
+    const burst = live.map((s) => Number(s.at)).filter((at) => at < base + 80 * MIN);
+    expect(Math.max(...burst) - Math.min(...burst)).toBeGreaterThan(15 * MIN);
+
+    const simulated: { person_uuid: string; at: number }[] = [];
+    const result = await simulate(
+      t.app.ctx,
+      principalOf(owner),
+      {
+        momentum: { domain_uuid: domain.uuid, momentum_title: 'Oferta com vazão', uuid, ...body } as never,
+        days: 1,
+      },
+      new AbortController().signal,
+      { onSent: (p, at) => simulated.push({ person_uuid: p, at: at.getTime() }) },
+    );
+    expect(sends(simulated), JSON.stringify(result.stages)).toEqual(sends(live));
+    expect(result.messages).toBe(live.length);
+    expect(result.persons).toBe(new Set(live.map((s) => s.person_uuid)).size);
+
+    // The funnel counts the engine's rows: every row planned, the filter's cancellations and the unsubscribed's
+    // skipped rows, and the one still waiting when the range ends.
+    const rows = await queryRows<{ status: string; n: number }>(
+      t.app.ctx.db,
+      sql`SELECT status, count(*)::int AS n FROM deliveries WHERE momentum_uuid = ${uuid}::uuid GROUP BY status`,
+    );
+    const count = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
+    const removed = (stage: string) => result.stages.find((s) => s.stage === stage)!.removed;
+    expect(result.stages[0]!.entered, JSON.stringify(rows)).toBe(rows.reduce((s, r) => s + r.n, 0));
+    expect(removed('filter') + removed('channel') + removed('control_group')).toBe(
+      count('cancelled') + count('skipped'),
+    );
+    expect(removed('control_group')).toBeGreaterThan(0);
+    expect(count('cancelled')).toBeGreaterThan(0);
+    expect(count('skipped')).toBeGreaterThan(0);
+    expect(removed('schedule') + removed('frequency_cap')).toBe(count('queued'));
+    expect(removed('schedule')).toBe(1);
+    expect(removed('frequency_cap')).toBeGreaterThan(0);
+    const last = result.stages[result.stages.length - 1]!;
+    expect(last.entered - last.removed).toBe(live.length);
+  }, 180_000);
+});
