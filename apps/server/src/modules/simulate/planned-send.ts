@@ -237,7 +237,16 @@ export function record(sim: Simulation, person: PersonView, at: Date, d: Ended, 
 export function messagePreview(content: Record<string, unknown> | null): string | null {
   if (!content) return null;
   const text = (k: string) => (typeof content[k] === 'string' ? (content[k] as string).trim() : '');
+  // An on-site message's words: its title, then its text (topbar, notification box, popup), not its buttons.
+  const props = (content.webview_props ?? {}) as Record<string, unknown>;
+  const onsite = Object.entries(props)
+    .filter(([k, v]) => typeof v === 'string' && v.trim() && /(Title|Content|Text)$/.test(k) && !/Btn|Button/.test(k))
+    .sort(([a], [b]) => Number(/Title$/.test(b)) - Number(/Title$/.test(a)))
+    .map(([, v]) => (v as string).trim())
+    .slice(0, 2)
+    .join(' — ');
   const preview =
+    onsite ||
     text('subject') ||
     [text('title'), text('message') || text('message_pt')].filter(Boolean).join(' — ') ||
     text('body')

@@ -393,7 +393,8 @@ describe('POST /api/momentum/simulate', () => {
     expect(data.by_channel).toEqual([{ channel: 'SUPERARE_WEBVIEW', messages: data.messages }]);
     expect(data.by_day).toHaveLength(8);
     expect(data.sample).toHaveLength(20);
-    expect(data.sample[0]).toMatchObject({ stage: 'sent', reason: null, message: null });
+    // An on-site message's words: the topbar's text, not its button.
+    expect(data.sample[0]).toMatchObject({ stage: 'sent', reason: null, message: 'Seu tênis espera por você' });
     expect(data.sample[0].recipient).toMatch(/^visitante-\d+$/);
     expect(typeof data.took_ms).toBe('number');
     // Nothing was written.
@@ -447,7 +448,8 @@ describe('POST /api/momentum/simulate', () => {
     await new Promise((r) => setTimeout(r, 30));
     abort.abort();
     await pending;
-    for (let i = 0; i < 100 && !logs.some((l) => l.code === 'SIMULATION_CANCELLED'); i++)
+    // Up to 15 s for the replay to notice (a loaded box runs the test files beside it).
+    for (let i = 0; i < 300 && !logs.some((l) => l.code === 'SIMULATION_CANCELLED'); i++)
       await new Promise((r) => setTimeout(r, 50));
     expect(logs.some((l) => l.code === 'SIMULATION_CANCELLED')).toBe(true);
     expect((await simulateCall({ momentum: draft(), days: 1 })).status).toBe(200);
