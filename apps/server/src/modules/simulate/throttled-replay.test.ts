@@ -14,7 +14,8 @@ import { simulate } from './simulate.service.ts';
  * minute, each chain (a send, then another an hour later) kept 30 s from every send the momentum planned, Firefox
  * visitors' rows too (cancelled by the filter when due: their slots stay taken), the unsubscribed's skipped rows not.
  * A delayed chain keeps its person's later views out; views late in the afternoon have their second send deferred
- * past the worktime, to the next opening, where the night's views are slotted after them. The day is replayed live
+ * past the worktime, to the next opening, where the night's views are slotted after them; a skipped row (the control
+ * group) gives its slot back; persons the replay let go (never sent a message) view again. The day is replayed live
  * through the collector, the engine sending at each due instant on a clock that stands still between steps; the
  * simulation of the same momentum must name the same people at the same instants, and count the engine's rows.
  */
@@ -104,6 +105,14 @@ describe('a simulation of a throttled momentum started by page views', () => {
       ua: i % 7 === 3 ? FIREFOX : CHROME,
       subscribed: i % 9 !== 4,
     }));
+    // Twenty more, never subscribed, and one more on Firefox.
+    for (let i = 0; i < 21; i++)
+      visitors.push({
+        vid: `v-${visitors.length}-${randomUUID()}`,
+        ua: i < 20 ? CHROME : FIREFOX,
+        subscribed: i === 20,
+      });
+    const firefox = visitors.length - 1;
     for (const v of visitors) {
       frozen += 1000;
       await collect(v.vid, v.ua, [{ t: 'pv', u: `${ROOT}/` }]);
@@ -180,6 +189,8 @@ describe('a simulation of a throttled momentum started by page views', () => {
     // The day's views of the offer (local times in São Paulo, 3 hours behind UTC).
     const views: { at: number; v: number; page: string }[] = [];
     const view = (at: number, v: number, page = '/oferta') => views.push({ at, v, page });
+    // 12:40: the twenty never subscribed (their skipped rows take no slot; the sample's stopped people are theirs).
+    for (let v = 44; v < 64; v++) view(base + 10 * MIN + (v - 44) * 20_000, v);
     // 13:00: forty visitors within four minutes.
     for (let v = 0; v < 40; v++) view(base + 30 * MIN + v * 6000, v);
     // 13:40: the first eight view again while their chains wait: kept out.
@@ -198,6 +209,12 @@ describe('a simulation of a throttled momentum started by page views', () => {
     // 09:04:40 tomorrow: 10 s after the last of the morning's sends, a Firefox visitor's (cancelled by the filter,
     // its slot still taken): 30 s from it.
     view(base + 20 * HOUR + 34 * MIN + 40_000, behind.index);
+    // 16:01 and 10:30 tomorrow: the Firefox visitor's row is cancelled when due each time; at 10:30 the one in the
+    // control group and an unsubscribed one view again (the latter's skipped row is not written twice).
+    view(base + 3.5 * HOUR + MIN, firefox);
+    view(base + 22 * HOUR, held.index);
+    view(base + 22 * HOUR + MIN, 40);
+    view(base + 22 * HOUR + 2 * MIN, firefox);
     // 11:00 a lone view goes at once; 12:20 one whose second send falls after the range.
     view(base + 22.5 * HOUR, 9);
     view(base + 23 * HOUR + 50 * MIN, 27);

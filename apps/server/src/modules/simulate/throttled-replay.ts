@@ -41,7 +41,8 @@ import * as q from './simulate.queries.ts';
  * A person's state (keys, pending sends, their PersonView) lives in a Map while anything of it matters: dropped once
  * nothing waits and they were never sent a message (read again if met again), or reduced to their uuid when a key
  * they hold (a skipped row's) keeps every later trigger out; kept to the end once sent a message (the cap's week, the
- * distinct days, the journey's entries). Memory holds a chunk, what waits, and the persons reached.
+ * distinct days, the journey's entries) or given a place in the sample. Memory holds a chunk, what waits, and the
+ * persons reached.
  */
 
 /** Events per chunk read from the cursor. */
@@ -50,7 +51,11 @@ const CHUNK = 5_000;
 /** Decisions that end a row `skipped` in the engine: it no longer takes a throttle slot (timing.queries.ts). */
 const FREES_SLOT = new Set<SimulationStage>(['channel', 'control_group', 'frequency_cap']);
 
+type PersonRow = q.SimPerson & { real: number[] | null };
+
 interface PersonState {
+  /** What the person's view was made of (read again from here if they are let go and met again in the chunk). */
+  row: PersonRow;
   view: PersonView;
   /** The person's reason by reachKey when the fan-out's rule holds them out (a skipped row at the trigger). */
   unreachable: Map<string, string>;
@@ -152,8 +157,8 @@ export async function replayThrottled(sim: Simulation, input: ReplayInput) {
   const states = new Map<string, PersonState>();
   /** Persons held out for good by a key they hold (a skipped row's: the channel cannot reach them). */
   const closed = new Set<string>();
-  /** Persons whose last pending send ended in this chunk: dropped at its end unless something of them matters. */
-  const idle = new Set<PersonState>();
+  /** The rows of persons let go in this chunk: met again in it, they are not read again. */
+  const released = new Map<string, PersonRow>();
   let seq = 0;
 
   function settle(s: Send, at: Date, d: Exclude<ReturnType<typeof decide>, { kind: 'later' }>) {
@@ -162,7 +167,7 @@ export async function replayThrottled(sim: Simulation, input: ReplayInput) {
     // recordOutcomes: a delivery that ends without being sent frees its key, so a later trigger may start it again.
     if (d.kind === 'removed') freeKey(st.keys, s.key);
     record(sim, st.view, at, d);
-    if (st.pending.length === 0) idle.add(st);
+    if (st.pending.length === 0) release(st);
   }
 
   /** Decides every planned send due before `until` (strictly: an event at the same instant is matched first). */
@@ -188,13 +193,27 @@ export async function replayThrottled(sim: Simulation, input: ReplayInput) {
     }
   }
 
-  function stateOf(row: q.SimPerson & { real: number[] | null }): PersonState {
+  /**
+   * What no longer matters is let go: a person never sent a message, with nothing waiting, is read again if met
+   * again; one held out for good by a key is kept as their uuid. The few the sample may show (`who`) stay: met
+   * again, they would be offered to it again.
+   */
+  function release(st: PersonState) {
+    const { view } = st;
+    if (view.days !== null || view.who) return;
+    states.delete(view.uuid);
+    if (st.keys.length > 0) closed.add(view.uuid);
+    else released.set(view.uuid, st.row);
+  }
+
+  function stateOf(row: PersonRow): PersonState {
     const view = personView(sim, row, row.real ?? []);
     // The fan-out's rule (unreachableReason) writes a skipped row at the trigger; a malformed phone or address is
     // queued like any other (it takes a slot) and skipped by the channel's adapter when due.
     const unreachable = new Map<string, string>();
     if (view.fanOutSkip && view.unreachable) unreachable.set(reachKey(m.channelType, view.uuid), view.unreachable);
     const st: PersonState = {
+      row,
       view,
       unreachable,
       keys: [],
@@ -236,7 +255,7 @@ export async function replayThrottled(sim: Simulation, input: ReplayInput) {
         heap.push(s);
       });
     }
-    if (st.pending.length === 0) idle.add(st);
+    if (st.pending.length === 0) release(st);
   }
 
   /** matching.ts cancelForGoal: what waits, triggered before the goal page, is cancelled and its key freed. */
@@ -254,7 +273,7 @@ export async function replayThrottled(sim: Simulation, input: ReplayInput) {
       freeKey(st.keys, s.key);
       tally.removed('trigger', st.view.uuid, st.view.who, engineMessages.goalReached, e.ts);
     }
-    if (st.pending.length === 0) idle.add(st);
+    if (st.pending.length === 0) release(st);
   }
 
   async function replayChunk(events: q.StreamEvent[]) {
@@ -296,26 +315,21 @@ export async function replayThrottled(sim: Simulation, input: ReplayInput) {
       if (!starts[i] && (!st || st.pending.length === 0)) return;
       if (!starts[i] && byNumber && !cancelsAt[(ev.page as number) - 1]) return;
       const e = built[i] ?? storedEvent(stream, domainUuid, ev.person, t, asPersonEvent(ev));
-      if (st && st.pending.length > 0 && (byNumber ? cancelsAt[(ev.page as number) - 1] : m.cancels(e)))
+      if (st && st.pending.length > 0 && (byNumber ? cancelsAt[(ev.page as number) - 1] : m.cancels(e))) {
         cancelBefore(st, e);
-      if (!starts[i]) return;
+        st = states.get(ev.person);
+      }
+      if (!starts[i] || closed.has(ev.person)) return;
       if (!st) {
-        const row = fetched.get(ev.person);
-        // Not one of the domain's persons (or held out for good by a key they hold): nothing starts.
+        const row = fetched.get(ev.person) ?? released.get(ev.person);
+        // Not one of the domain's persons: nothing starts.
         if (!row) return;
         st = stateOf(row);
       }
       start(st, e);
     });
 
-    // What no longer matters is let go: a person never sent a message, with nothing waiting, is read again if met
-    // again; one held out for good by a key is kept as their uuid.
-    for (const st of idle) {
-      if (st.pending.length > 0 || st.view.days !== null) continue;
-      if (st.keys.length > 0) closed.add(st.view.uuid);
-      states.delete(st.view.uuid);
-    }
-    idle.clear();
+    released.clear();
   }
 
   const cursor = await q.openCursor<q.StreamEvent>(
