@@ -121,8 +121,16 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
     );
   }
 
+  /** The batch's persons with a first message sent, when the momentum has journey steps. */
+  let entered: PersonView[] = [];
+
   /** One person's events in stored order, with their planned sends decided in time order between them. */
   function replayPerson(r: q.PersonEvents) {
+    replayEventsOf(r);
+    if (sim.journey && person?.entries) entered.push(person);
+  }
+
+  function replayEventsOf(r: q.PersonEvents) {
     row = r;
     person = undefined;
     keys = [];
@@ -184,6 +192,11 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
       const rows = await next;
       if (rows.length === BATCH) next = ask();
       for (const r of rows) replayPerson(r);
+      // Journey steps (issue #26): the batch's persons whose first message went out run them now.
+      if (entered.length > 0) {
+        await sim.journey!.run(entered);
+        entered = [];
+      }
       if (rows.length < BATCH) break;
     }
     await nextTurn();
