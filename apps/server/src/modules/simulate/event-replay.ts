@@ -114,7 +114,10 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
     if (!person) {
       person = personView(sim, row, row.real ?? []);
       unreachable = new Map();
-      if (person.unreachable) unreachable.set(reachKey(m.channelType, person.uuid), person.unreachable);
+      // The engine's skipped row at the trigger (unreachableReason); a malformed phone or address is queued like any
+      // other and skipped by the channel's adapter at its due time (decide).
+      if (person.fanOutSkip && person.unreachable)
+        unreachable.set(reachKey(m.channelType, person.uuid), person.unreachable);
     }
     startChain(sim, person, unreachable, keys, prefixLength, queue.length > 0, e, (key, dueAt, triggerAt) =>
       enqueue(queue, { dueAt, triggerAt, seq: seq++, key }),
