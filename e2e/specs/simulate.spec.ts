@@ -24,6 +24,51 @@ async function expectFunnel(scope: Locator) {
   await expect(scope.getByText(/Simulado em [\d.]+ ms/)).toBeVisible();
 }
 
+/** The push dispatcher's values for the test site. */
+const pushValues = (push: ReturnType<typeof pushContent>) => ({
+  filter: 'CELL_NOTIFICATION',
+  name: push.name,
+  title: push.title,
+  message: push.message,
+  icon_uri: push.icon,
+  redirect_uri: push.redirect,
+});
+
+/**
+ * A draft started by product views (everyone, `dispatcher` values for its message, `extra` fields of the body) saved
+ * through the API, opened on the diagram's board and simulated over the last day from its header: the dialog.
+ */
+async function simulateDraftInDiagram(page: Page, domainUuid: string, title: string, dispatcher: object, extra = {}) {
+  const created = await page.request.post('/api/momentum/create', {
+    headers: { Authorization: `Bearer ${await sessionToken(page)}` },
+    data: {
+      domain_uuid: domainUuid,
+      type: 'momentum',
+      status: 'Draft',
+      momentum_title: title,
+      momentums: [
+        { type: 'filter', values: [{ filter: 'all' }] },
+        {
+          type: 'trigger',
+          regex: false,
+          values: [{ filter: 'pageview', comparation: 'contain', value: ['/produto'], dischargeIn: [] }],
+        },
+        { type: 'dispatcher', values: [dispatcher] },
+      ],
+      ...extra,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const draft = (await created.json()).data.uuid as string;
+  await page.goto(`/momentum/diagram?id=${draft}&domain=${domainUuid}`);
+  await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  await page.getByRole('button', { name: 'Simular', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Simular momentum' });
+  await choose(dialog, 'Período', 'Último dia');
+  await dialog.getByRole('button', { name: 'Simular', exact: true }).click();
+  return dialog;
+}
+
 test('a draft is simulated in the v2 form and in the diagram, and the funnel says where people stopped', async ({
   page,
   request,
@@ -54,45 +99,12 @@ test('a draft is simulated in the v2 form and in the diagram, and the funnel say
   await expectFunnel(page.getByRole('main'));
 
   // The diagram: a saved draft opened on the board, simulated over the last day from its header.
-  const push = pushContent(testSite, tag);
-  const created = await request.post('/api/momentum/create', {
-    headers: { Authorization: `Bearer ${await sessionToken(page)}` },
-    data: {
-      domain_uuid: domain.uuid,
-      type: 'momentum',
-      status: 'Draft',
-      momentum_title: `Rascunho simulado ${tag}`,
-      momentums: [
-        { type: 'filter', values: [{ filter: 'all' }] },
-        {
-          type: 'trigger',
-          regex: false,
-          values: [{ filter: 'pageview', comparation: 'contain', value: ['/produto'], dischargeIn: [] }],
-        },
-        {
-          type: 'dispatcher',
-          values: [
-            {
-              filter: 'CELL_NOTIFICATION',
-              name: push.name,
-              title: push.title,
-              message: push.message,
-              icon_uri: push.icon,
-              redirect_uri: push.redirect,
-            },
-          ],
-        },
-      ],
-    },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  const draft = (await created.json()).data.uuid as string;
-  await page.goto(`/momentum/diagram?id=${draft}&domain=${domain.uuid}`);
-  await expect(page.getByRole('heading', { name: `Rascunho simulado ${tag}` })).toBeVisible();
-  await page.getByRole('button', { name: 'Simular', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Simular momentum' });
-  await choose(dialog, 'Período', 'Último dia');
-  await dialog.getByRole('button', { name: 'Simular', exact: true }).click();
+  const dialog = await simulateDraftInDiagram(
+    page,
+    domain.uuid,
+    `Rascunho simulado ${tag}`,
+    pushValues(pushContent(testSite, tag)),
+  );
   await expectFunnel(dialog);
 });
 
@@ -123,48 +135,9 @@ test("a journey's draft is simulated in the diagram: its steps say who got the f
     data: { channel: { domain_uuid: domain.uuid, channel_type: 'SUPERARE_WEBVIEW', properties: {} } },
   });
   expect(onsite.status(), await onsite.text()).toBe(200);
-  const created = await request.post('/api/momentum/create', {
-    headers,
-    data: {
-      domain_uuid: domain.uuid,
-      type: 'momentum',
-      status: 'Draft',
-      momentum_title: `Jornada simulada ${tag}`,
-      momentums: [
-        { type: 'filter', values: [{ filter: 'all' }] },
-        {
-          type: 'trigger',
-          regex: false,
-          values: [{ filter: 'pageview', comparation: 'contain', value: ['/produto'], dischargeIn: [] }],
-        },
-        { type: 'dispatcher', values: [topbar] },
-      ],
-      steps: [
-        {
-          wait: { amount: 1, unit: 'days' },
-          condition: { kind: 'not_converted' },
-          values: [
-            {
-              filter: 'CELL_NOTIFICATION',
-              name: push.name,
-              title: push.title,
-              message: push.message,
-              icon_uri: push.icon,
-              redirect_uri: push.redirect,
-            },
-          ],
-        },
-      ],
-    },
+  const dialog = await simulateDraftInDiagram(page, domain.uuid, `Jornada simulada ${tag}`, topbar, {
+    steps: [{ wait: { amount: 1, unit: 'days' }, condition: { kind: 'not_converted' }, values: [pushValues(push)] }],
   });
-  expect(created.status(), await created.text()).toBe(200);
-  const draft = (await created.json()).data.uuid as string;
-  await page.goto(`/momentum/diagram?id=${draft}&domain=${domain.uuid}`);
-  await expect(page.getByRole('heading', { name: `Jornada simulada ${tag}` })).toBeVisible();
-  await page.getByRole('button', { name: 'Simular', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Simular momentum' });
-  await choose(dialog, 'Período', 'Último dia');
-  await dialog.getByRole('button', { name: 'Simular', exact: true }).click();
   await expect(funnelRow(dialog, 'Etapas da jornada')).toContainText(/3\s*0$/);
   await expect(funnelRow(dialog, 'Enviadas')).toContainText('3');
   const steps = dialog.getByRole('table', { name: 'Etapas da jornada simulada' });
