@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
-import { type PushService, startPushService } from '../../../test/push-service.ts';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
-import type { Principal } from '../../lib/auth-guard.ts';
-import { simulate } from './simulate.service.ts';
+import {
+  agreementDay,
+  CHROME,
+  everyone,
+  HOUR_MS,
+  prng,
+  type SentRow,
+  STEP_MS,
+  topbarBlock,
+  topbarValues,
+  trigger,
+} from './agreement-kit.ts';
 
 /*
  * Issue #28's agreement for journey steps (issue #26): a day of a shop replayed live through the collector with the
@@ -19,78 +27,22 @@ import { simulate } from './simulate.service.ts';
  * journeys' exits, failed conditions and waits as the engine's positions do.
  */
 
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const ROOT = 'https://loja-jornada.com.br';
-const STEP_MS = 15 * 60_000;
-const HOUR_MS = 3_600_000;
 
-let t: TestApp;
-let push: PushService;
-let owner: Awaited<ReturnType<typeof signUpAndSignIn>>;
-let frozen = 0;
-
-beforeAll(async () => {
-  t = await createTestApp({ authRateLimit: 1000, allowPrivateFetch: true });
-  push = await startPushService();
-  owner = await signUpAndSignIn(t.app);
-  t.clock.now = () => new Date(frozen);
-});
-afterAll(async () => {
-  await t.close();
-  await push.close();
-});
-
-/** mulberry32: the same history every run. */
-function prng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const pushValues = (title: string) => ({
-  filter: 'CELL_NOTIFICATION',
-  name: title,
-  title,
-  message: 'Aproveite hoje.',
-  icon_uri: `${ROOT}/icone.png`,
-  redirect_uri: `${ROOT}/ofertas`,
-});
-const topbar = (text: string) => ({
-  filter: 'SUPERARE_WEBVIEW',
-  webview_type: 'topbar',
-  webview_mode: 'devices_all',
-  webview_props: { topbarContent: text, topbarBtnText: 'Ver' },
-});
+const day = agreementDay(ROOT);
+const { pushValues } = day;
+/** A sent message as `person|step|instant`. */
+const sendOf = (r: SentRow) => `${r.person_uuid}|${r.step}|${new Date(r.at).toISOString()}`;
 
 describe('a simulation of a journey agrees with what the engine sent', () => {
   it('sends the same steps to the same people at the same instants, and counts the same exits and waits', async () => {
     // 08:30 in São Paulo, two days ago: the day replayed runs from here.
     const start = new Date(Date.now() - 2 * 86_400_000);
     start.setUTCHours(11, 30, 0, 0);
-    frozen = start.getTime();
-    const domain = await createDomain(t.app, owner, 'Loja com jornada', ROOT);
-    const cap = await call(
-      t.app,
-      'PUT',
-      `/api/domain/frequency/${domain.uuid}`,
-      { domain: { frequency_cap_day: 4, frequency_cap_week: null } },
-      owner.token,
-    );
-    expect(cap.status).toBe(200);
-    const collect = async (vid: string, events: object[]) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/collect',
-        headers: { 'content-type': 'text/plain', origin: ROOT, 'user-agent': CHROME },
-        payload: JSON.stringify({ id: domain.gero_id, vid, e: events }),
-      });
-      expect(res.statusCode).toBe(202);
-      await t.app.ingestor.drain();
-    };
+    day.frozen = start.getTime();
+    const { t, push } = day;
+    await day.openShop('Loja com jornada', 4);
+    const collect = (vid: string, events: object[]) => day.collect(vid, CHROME, events);
 
     const random = prng(26);
     // Four of them come back only in the afternoon: their journeys are still under way when the day ends.
@@ -107,13 +59,9 @@ describe('a simulation of a journey agrees with what the engine sent', () => {
     const body = {
       type: 'momentum',
       momentums: [
-        { type: 'filter', values: [{ filter: 'all' }] },
-        {
-          type: 'trigger',
-          regex: false,
-          values: [{ dischargeIn: [], filter: 'pageview', comparation: 'contain', value: ['/produto'] }],
-        },
-        { type: 'dispatcher', values: [topbar('Gostou deste produto?')] },
+        everyone,
+        trigger({ filter: 'pageview', comparation: 'contain', value: ['/produto'] }),
+        topbarBlock('Gostou deste produto?'),
       ],
       worktime: { weekdays: [0, 1, 2, 3, 4, 5, 6], start_at: '09:00', stop_at: '20:00' },
       steps: [
@@ -125,61 +73,42 @@ describe('a simulation of a journey agrees with what the engine sent', () => {
         {
           wait: { amount: 2, unit: 'hours' },
           condition: { kind: 'viewed_page', comparation: 'contain', value: ['/sacola'] },
-          values: [topbar('Sua sacola espera')],
+          values: [topbarValues('Sua sacola espera')],
           otherwise: [pushValues('Veja outras ofertas')],
         },
         {
           wait: { amount: 1, unit: 'hours', worktime: true },
           condition: { kind: 'event', category: 'adicionar_ao_carrinho' },
-          values: [topbar('Frete grátis hoje')],
+          values: [topbarValues('Frete grátis hoje')],
         },
       ],
       exit: { on_conversion: true, on_opt_out: true },
     };
-    const created = await call(
-      t.app,
-      'POST',
-      '/api/momentum/create',
-      { domain_uuid: domain.uuid, momentum_title: 'Jornada simulada', status: 'Active', ...body },
-      owner.token,
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const uuid = created.body.data.uuid as string;
+    const uuid = await day.createMomentum({ momentum_title: 'Jornada simulada', ...body });
     // A daily recurrence at 10:00 whose push is followed two hours later by an on-site message to those who did not
     // buy: its persons enter from the occurrence's fan-out (occurrence-replay.ts hands each page over).
     const recurrence = {
       type: 'momentum',
       momentums: [
-        { type: 'filter', values: [{ filter: 'all' }] },
-        {
-          type: 'trigger',
-          regex: false,
-          values: [{ dischargeIn: [], filter: 'recurrence', comparation: 'daily', value: [], hours: '10:00' }],
-        },
-        { type: 'dispatcher', values: [pushValues('Ofertas do dia')] },
+        everyone,
+        trigger({ filter: 'recurrence', comparation: 'daily', value: [], hours: '10:00' }),
+        day.pushBlock('Ofertas do dia'),
       ],
       steps: [
         {
           wait: { amount: 2, unit: 'hours' },
           condition: { kind: 'not_converted' },
-          values: [topbar('Ainda dá tempo')],
+          values: [topbarValues('Ainda dá tempo')],
         },
       ],
     };
-    const daily = await call(
-      t.app,
-      'POST',
-      '/api/momentum/create',
-      { domain_uuid: domain.uuid, momentum_title: 'Jornada diária', status: 'Active', ...recurrence },
-      owner.token,
-    );
-    expect(daily.status, JSON.stringify(daily.body)).toBe(200);
+    const dailyUuid = await day.createMomentum({ momentum_title: 'Jornada diária', ...recurrence });
 
     const end = start.getTime() + 24 * HOUR_MS;
     const pages = ['/', '/produto/tenis-azul', '/produto/meia', '/sacola', '/blog/corrida'];
     let order = 0;
     for (let at = start.getTime() + STEP_MS; at <= end; at += STEP_MS) {
-      frozen = at;
+      day.frozen = at;
       // Visits stop six hours before the end; the steps go on.
       if (at < end - 6 * HOUR_MS) {
         for (const v of visitors) {
@@ -197,44 +126,18 @@ describe('a simulation of a journey agrees with what the engine sent', () => {
       await t.app.engine.settle();
     }
 
-    const sentBy = (momentum: string) =>
-      queryRows<{ person_uuid: string; step: number; sent_at: string | Date }>(
-        t.app.ctx.db,
-        sql`SELECT person_uuid, step, sent_at FROM deliveries
-            WHERE momentum_uuid = ${momentum}::uuid AND status IN ('sent', 'viewed', 'clicked')`,
-      );
-    const sentLive = await sentBy(uuid);
-    const live = sentLive.map((r) => `${r.person_uuid}|${r.step}|${new Date(r.sent_at).toISOString()}`).sort();
+    const sentLive = await day.sentBy(uuid);
+    const live = sentLive.map(sendOf).sort();
 
-    const principal: Principal = {
-      token: owner.token,
-      sessionId: '',
-      userUuid: owner.signin.body.data.user_uuid,
-      companyUuid: owner.company.uuid,
-      username: owner.user.username,
-      role: 'admin',
-    };
     const simulated: string[] = [];
-    const result = await simulate(
-      t.app.ctx,
-      principal,
-      {
-        momentum: { domain_uuid: domain.uuid, momentum_title: 'Jornada simulada', uuid, ...body } as never,
-        days: 1,
-      },
-      new AbortController().signal,
-      { onSent: (p, at, step) => simulated.push(`${p}|${step}|${at.toISOString()}`) },
+    const result = await day.simulateDay(uuid, { momentum_title: 'Jornada simulada', ...body }, (p, at, step) =>
+      simulated.push(`${p}|${step}|${at.toISOString()}`),
     );
     expect(simulated.sort(), JSON.stringify(result.journey)).toEqual(live);
     expect(result.messages).toBe(live.length);
     expect(result.persons).toBe(new Set(sentLive.map((r) => r.person_uuid)).size);
     // Messages per channel: the momentum's own (on-site) first, then the steps' push.
-    const channels = await queryRows<{ channel_type: string; n: number }>(
-      t.app.ctx.db,
-      sql`SELECT channel_type, count(*)::int AS n FROM deliveries
-          WHERE momentum_uuid = ${uuid}::uuid AND status IN ('sent', 'viewed', 'clicked') GROUP BY channel_type`,
-    );
-    const sentOn = (channel: string) => channels.find((c) => c.channel_type === channel)?.n ?? 0;
+    const sentOn = (channel: string) => sentLive.filter((r) => r.channel_type === channel).length;
     expect(result.by_channel).toEqual([
       { channel: 'SUPERARE_WEBVIEW', messages: sentOn('SUPERARE_WEBVIEW') },
       { channel: 'CELL_NOTIFICATION', messages: sentOn('CELL_NOTIFICATION') },
@@ -286,24 +189,12 @@ describe('a simulation of a journey agrees with what the engine sent', () => {
     expect(removedAt('frequency_cap') + removedAt('schedule')).toBeGreaterThan(0);
 
     // The recurrence: the same messages, steps and instants as the engine's.
-    const dailyLive = (await sentBy(daily.body.data.uuid)).map(
-      (r) => `${r.person_uuid}|${r.step}|${new Date(r.sent_at).toISOString()}`,
-    );
+    const dailyLive = (await day.sentBy(dailyUuid)).map(sendOf);
     const dailySimulated: string[] = [];
-    const dailyResult = await simulate(
-      t.app.ctx,
-      principal,
-      {
-        momentum: {
-          domain_uuid: domain.uuid,
-          momentum_title: 'Jornada diária',
-          uuid: daily.body.data.uuid,
-          ...recurrence,
-        } as never,
-        days: 1,
-      },
-      new AbortController().signal,
-      { onSent: (p, at, step) => dailySimulated.push(`${p}|${step}|${at.toISOString()}`) },
+    const dailyResult = await day.simulateDay(
+      dailyUuid,
+      { momentum_title: 'Jornada diária', ...recurrence },
+      (p, at, step) => dailySimulated.push(`${p}|${step}|${at.toISOString()}`),
     );
     expect(dailySimulated.sort(), JSON.stringify(dailyResult.journey)).toEqual(dailyLive.sort());
     expect(dailyLive.filter((l) => l.includes('|1|')).length).toBeGreaterThan(0);

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { experimentMessages, inTestShare, simulateMessages } from '@impeto/shared';
-import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
-import { type PushService, startPushService } from '../../../test/push-service.ts';
-import { queryRows } from '../../db/client.ts';
-import type { Principal } from '../../lib/auth-guard.ts';
-import { simulate } from './simulate.service.ts';
+import { describe, expect, it } from 'vitest';
+import { agreementDay, CHROME, countRows as count, everyone, HOUR_MS, STEP_MS, trigger } from './agreement-kit.ts';
 
 /*
  * The occurrence replay plans like the fan-out (issues #25, #27, #28): a day of a shop's push subscribers (in São Paulo
@@ -17,47 +12,10 @@ import { simulate } from './simulate.service.ts';
  * simulation taken before the decision counts the rest as waiting for it.
  */
 
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const ROOT = 'https://loja-recorrente.com.br';
-const STEP_MS = 15 * 60_000;
-const HOUR_MS = 3_600_000;
 
-let t: TestApp;
-let push: PushService;
-let owner: Awaited<ReturnType<typeof signUpAndSignIn>>;
-let domain: Awaited<ReturnType<typeof createDomain>>;
-let frozen = 0;
-
-beforeAll(async () => {
-  t = await createTestApp({ authRateLimit: 1000, allowPrivateFetch: true });
-  push = await startPushService();
-  owner = await signUpAndSignIn(t.app);
-  t.clock.now = () => new Date(frozen);
-});
-afterAll(async () => {
-  await t.close();
-  await push.close();
-});
-
-const principal = (): Principal => ({
-  token: owner.token,
-  sessionId: '',
-  userUuid: owner.signin.body.data.user_uuid,
-  companyUuid: owner.company.uuid,
-  username: owner.user.username,
-  role: 'admin',
-});
-
-const collect = async (vid: string, events: object[], tz?: string) => {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/collect',
-    headers: { 'content-type': 'text/plain', origin: ROOT, 'user-agent': CHROME },
-    payload: JSON.stringify({ id: domain.gero_id, vid, e: events, ...(tz ? { tz } : {}) }),
-  });
-  expect(res.statusCode).toBe(202);
-  await t.app.ingestor.drain();
-};
+const day = agreementDay(ROOT);
+const { pushBlock, pushValues } = day;
 
 /** The zones of the visitors: most in São Paulo, a third in Manaus, a few in Tokyo. */
 const zoneOf = (i: number) => (i % 7 === 6 ? 'Asia/Tokyo' : i % 3 === 1 ? 'America/Manaus' : 'America/Sao_Paulo');
@@ -65,61 +23,18 @@ const zoneOf = (i: number) => (i % 7 === 6 ? 'Asia/Tokyo' : i % 3 === 1 ? 'Ameri
 /** A visitor's first visit, subscribed to push unless told otherwise. */
 const arrive = async (i: number, subscribed = i % 5 !== 4) => {
   const vid = `v-${i}-${randomUUID()}`;
-  await collect(vid, [{ t: 'pv', u: `${ROOT}/` }], zoneOf(i));
-  if (subscribed) await collect(vid, [{ t: 'optin', s: push.newSubscription().subscription }]);
-};
-
-const pushValues = (title: string) => ({
-  filter: 'CELL_NOTIFICATION',
-  name: title,
-  title,
-  message: 'Aproveite hoje.',
-  icon_uri: `${ROOT}/icone.png`,
-  redirect_uri: `${ROOT}/ofertas`,
-});
-const everyone = { type: 'filter', values: [{ filter: 'all' }] };
-
-const create = async (body: Record<string, unknown>) => {
-  const res = await call(
-    t.app,
-    'POST',
-    '/api/momentum/create',
-    { domain_uuid: domain.uuid, status: 'Active', ...body },
-    owner.token,
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.uuid as string;
+  await day.collect(vid, CHROME, [{ t: 'pv', u: `${ROOT}/` }], zoneOf(i));
+  if (subscribed) await day.collect(vid, CHROME, [{ t: 'optin', s: day.push.newSubscription().subscription }]);
 };
 
 /** What the engine sent for a momentum: `person@instant`, sorted. */
 const sentBy = async (momentumUuid: string) =>
-  (
-    await queryRows<{ person_uuid: string; sent_at: Date | string }>(
-      t.app.ctx.db,
-      sql`SELECT person_uuid, sent_at FROM deliveries
-          WHERE momentum_uuid = ${momentumUuid}::uuid AND status IN ('sent', 'viewed', 'clicked')`,
-    )
-  )
-    .map((r) => `${r.person_uuid}@${new Date(r.sent_at).toISOString()}`)
-    .sort();
-
-const rowsBy = (momentumUuid: string) =>
-  queryRows<{ status: string; error: string | null; trigger_at: Date | string; n: number }>(
-    t.app.ctx.db,
-    sql`SELECT status, error, trigger_at, count(*)::int AS n FROM deliveries WHERE momentum_uuid = ${momentumUuid}::uuid
-        GROUP BY status, error, trigger_at`,
-  );
+  (await day.sentBy(momentumUuid)).map((r) => `${r.person_uuid}@${new Date(r.at).toISOString()}`).sort();
 
 /** The simulation of a momentum over the day before the clock, with what it sent as `person@instant`, sorted. */
 const simulateDay = async (uuid: string, body: Record<string, unknown>) => {
   const sent: string[] = [];
-  const result = await simulate(
-    t.app.ctx,
-    principal(),
-    { momentum: { domain_uuid: domain.uuid, momentum_title: 'Simulado', uuid, ...body } as never, days: 1 },
-    new AbortController().signal,
-    { onSent: (p, at) => sent.push(`${p}@${at.toISOString()}`) },
-  );
+  const result = await day.simulateDay(uuid, body, (p, at) => sent.push(`${p}@${at.toISOString()}`));
   const removed = (stage: string) => result.stages.find((s) => s.stage === stage)!.removed;
   return { result, sent: sent.sort(), removed, planned: result.stages[0]!.entered - removed('filter') };
 };
@@ -129,9 +44,9 @@ describe('the occurrence replay plans each person as the fan-out does', () => {
     // 08:30 in São Paulo, two days ago: the day replayed runs from here.
     const start = new Date(Date.now() - 2 * 86_400_000);
     start.setUTCHours(11, 30, 0, 0);
-    frozen = start.getTime();
+    day.frozen = start.getTime();
     const end = start.getTime() + 24 * HOUR_MS;
-    domain = await createDomain(t.app, owner, 'Loja recorrente', ROOT);
+    await day.openShop('Loja recorrente');
     for (let i = 0; i < 60; i++) await arrive(i);
 
     // (a) Every day at 12:30 on each visitor's clock, inside its 12:00–18:00 window: São Paulo's at 15:30 UTC,
@@ -144,17 +59,13 @@ describe('the occurrence replay plans each person as the fan-out does', () => {
       momentum_title: 'Ofertas do dia',
       momentums: [
         everyone,
-        {
-          type: 'trigger',
-          regex: false,
-          values: [{ dischargeIn: [], filter: 'recurrence', comparation: 'daily', value: [], hours: '12:30' }],
-        },
-        { type: 'dispatcher', values: [{ ...pushValues('Ofertas do dia'), intervalRecurrency: [3600] }] },
+        trigger({ filter: 'recurrence', comparation: 'daily', value: [], hours: '12:30' }),
+        pushBlock('Ofertas do dia', { intervalRecurrency: [3600] }),
       ],
       worktime: { weekdays: [0, 1, 2, 3, 4, 5, 6], start_at: '12:00', stop_at: '18:00' },
       worktime_zone: 'visitor',
     };
-    const recurrenceUuid = await create(recurrence);
+    const recurrenceUuid = await day.createMomentum(recurrence);
 
     // (b) At 10:00 in São Paulo: variants A and B on 20 % of the audience, the winner to the rest at 14:00.
     const campaignAt = start.getTime() + 6 * STEP_MS;
@@ -162,7 +73,7 @@ describe('the occurrence replay plans each person as the fan-out does', () => {
     const campaign: Record<string, unknown> = {
       type: 'campaign',
       momentum_title: 'Campanha vencedora',
-      momentums: [everyone, { type: 'dispatcher', values: [pushValues('Variante A')] }],
+      momentums: [everyone, pushBlock('Variante A')],
       experiment: {
         control_percent: 10,
         variants: [
@@ -182,13 +93,13 @@ describe('the occurrence replay plans each person as the fan-out does', () => {
       [start.getTime() + 14 * HOUR_MS, [65]],
     ]);
     for (let at = start.getTime() + STEP_MS; at <= end; at += STEP_MS) {
-      frozen = at;
+      day.frozen = at;
       if (at === campaignAt) {
-        campaignUuid = await create(campaign);
+        campaignUuid = await day.createMomentum(campaign);
         campaign.scheduled_at = new Date(at).toISOString();
       }
       for (const i of joining.get(at) ?? []) await arrive(i);
-      await t.app.engine.settle();
+      await day.t.app.engine.settle();
       if (at === campaignAt + 2 * HOUR_MS) {
         beforeDecision = await simulateDay(campaignUuid, campaign);
         sentBeforeDecision = await sentBy(campaignUuid);
@@ -208,9 +119,7 @@ describe('the occurrence replay plans each person as the fan-out does', () => {
         new Date(start.getTime() + 17 * HOUR_MS).toISOString(),
       ]),
     );
-    const dailyRows = await rowsBy(recurrenceUuid);
-    const count = (rows: typeof dailyRows, where: (r: (typeof rows)[number]) => boolean = () => true) =>
-      rows.filter(where).reduce((s, r) => s + r.n, 0);
+    const dailyRows = await day.rowsBy(recurrenceUuid);
     expect(daily.planned, JSON.stringify(dailyRows)).toBe(count(dailyRows));
     expect(daily.removed('channel')).toBe(count(dailyRows, (r) => r.status === 'skipped'));
     expect(daily.removed('channel')).toBeGreaterThan(0);
@@ -218,7 +127,7 @@ describe('the occurrence replay plans each person as the fan-out does', () => {
     expect(daily.removed('schedule')).toBeGreaterThan(0);
 
     // (b) Before the decision: the test share only went out; the rest waits for the winner.
-    const campaignRows = await rowsBy(campaignUuid);
+    const campaignRows = await day.rowsBy(campaignUuid);
     const restRows = campaignRows.filter((r) => new Date(r.trigger_at).getTime() === decisionAt);
     expect(beforeDecision!.sent).toEqual(sentBeforeDecision);
     expect(sentBeforeDecision.length).toBeGreaterThan(0);

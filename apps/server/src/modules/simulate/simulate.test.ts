@@ -3,10 +3,21 @@ import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
-import { type PushService, startPushService } from '../../../test/push-service.ts';
 import { queryRows } from '../../db/client.ts';
-import type { Principal } from '../../lib/auth-guard.ts';
-import { simulate } from './simulate.service.ts';
+import {
+  agreementDay,
+  CHROME,
+  chromeOnly,
+  countRows,
+  everyone,
+  FIREFOX,
+  HOUR_MS,
+  prng,
+  type SentRow,
+  STEP_MS,
+  topbarBlock,
+  trigger,
+} from './agreement-kit.ts';
 
 /*
  * Issue #28's agreement: a recorded day of a shop (visitors on Chrome and Firefox, some subscribed to push, page
@@ -19,133 +30,33 @@ import { simulate } from './simulate.service.ts';
  * instant (events, delays, worktime openings) falls where the simulation puts it.
  */
 
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const ROOT = 'https://loja-simulada.com.br';
-const STEP_MS = 15 * 60_000;
-const HOUR_MS = 3_600_000;
 
-let t: TestApp;
-let push: PushService;
-let owner: Awaited<ReturnType<typeof signUpAndSignIn>>;
-let frozen = 0;
-
-beforeAll(async () => {
-  t = await createTestApp({ authRateLimit: 1000, allowPrivateFetch: true });
-  push = await startPushService();
-  owner = await signUpAndSignIn(t.app);
-  // A clock that stands still: each step of the walk happens at its exact instant.
-  t.clock.now = () => new Date(frozen);
-});
-afterAll(async () => {
-  await t.close();
-  await push.close();
-});
-
-const principalOf = (o: typeof owner): Principal => ({
-  token: o.token,
-  sessionId: '',
-  userUuid: o.signin.body.data.user_uuid,
-  companyUuid: o.company.uuid,
-  username: o.user.username,
-  role: 'admin',
-});
-
-/** mulberry32: the same history every run. */
-function prng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const collect = async (vid: string, ua: string, events: object[], tz?: string) => {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/collect',
-    headers: { 'content-type': 'text/plain', origin: ROOT, 'user-agent': ua },
-    payload: JSON.stringify({ id: domain.gero_id, vid, e: events, ...(tz ? { tz } : {}) }),
-  });
-  expect(res.statusCode).toBe(202);
-  await t.app.ingestor.drain();
-};
-
-const pushBlock = (title: string, extra: Record<string, unknown> = {}) => ({
-  type: 'dispatcher',
-  values: [
-    {
-      filter: 'CELL_NOTIFICATION',
-      name: title,
-      title,
-      message: 'Aproveite hoje.',
-      icon_uri: `${ROOT}/icone.png`,
-      redirect_uri: `${ROOT}/ofertas`,
-      ...extra,
-    },
-  ],
-});
-const onsiteBlock = (extra: Record<string, unknown> = {}) => ({
-  type: 'dispatcher',
-  values: [
-    {
-      filter: 'SUPERARE_WEBVIEW',
-      webview_type: 'topbar',
-      webview_mode: 'devices_all',
-      webview_props: { topbarContent: 'Seu tênis espera por você', topbarBtnText: 'Ver' },
-      ...extra,
-    },
-  ],
-});
-const trigger = (values: Record<string, unknown>) => ({
-  type: 'trigger',
-  regex: false,
-  values: [{ dischargeIn: [], ...values }],
-});
-const everyone = { type: 'filter', values: [{ filter: 'all' }] };
-const chromeOnly = {
-  type: 'filter',
-  values: [{ filter: 'user_stored_data.navigator.browser', comparation: '==', value: ['Chrome'] }],
-};
+const day = agreementDay(ROOT);
+const { pushBlock } = day;
+const onsiteBlock = (extra: Record<string, unknown> = {}) => topbarBlock('Seu tênis espera por você', extra);
 const notFirefox = {
   type: 'filter',
   values: [{ filter: 'user_stored_data.navigator.browser', comparation: '!=', value: ['Firefox'] }],
 };
 
-let domain: Awaited<ReturnType<typeof createDomain>>;
-
-const sentBy = (momentumUuid: string) =>
-  queryRows<{ person_uuid: string; n: number }>(
-    t.app.ctx.db,
-    sql`SELECT person_uuid, count(*)::int AS n FROM deliveries
-        WHERE momentum_uuid = ${momentumUuid}::uuid AND status IN ('sent', 'viewed', 'clicked')
-        GROUP BY person_uuid ORDER BY person_uuid`,
-  );
-
-const rowsBy = (momentumUuid: string) =>
-  queryRows<{ status: string; error: string | null; n: number }>(
-    t.app.ctx.db,
-    sql`SELECT status, error, count(*)::int AS n FROM deliveries WHERE momentum_uuid = ${momentumUuid}::uuid
-        GROUP BY status, error`,
-  );
+/** How many messages the engine sent each person, by person. */
+const messagesPerPerson = (sent: SentRow[]) => {
+  const counts = new Map<string, number>();
+  for (const r of sent) counts.set(r.person_uuid, (counts.get(r.person_uuid) ?? 0) + 1);
+  return [...counts]
+    .map(([person_uuid, n]) => ({ person_uuid, n }))
+    .sort((a, b) => a.person_uuid.localeCompare(b.person_uuid));
+};
 
 describe('a simulation agrees with what the engine sent', () => {
   it('names the same people and counts the same messages, for every trigger kind', async () => {
     // 08:30 in São Paulo, two days ago: the day replayed runs from here.
     const start = new Date(Date.now() - 2 * 86_400_000);
     start.setUTCHours(11, 30, 0, 0);
-    frozen = start.getTime();
-    domain = await createDomain(t.app, owner, 'Loja simulada', ROOT);
-    const cap = await call(
-      t.app,
-      'PUT',
-      `/api/domain/frequency/${domain.uuid}`,
-      { domain: { frequency_cap_day: 3, frequency_cap_week: null } },
-      owner.token,
-    );
-    expect(cap.status).toBe(200);
+    day.frozen = start.getTime();
+    const { t, push, owner } = day;
+    const domain = await day.openShop('Loja simulada', 3);
     // Issue #27: quiet hours on each person's clock (some visitors are in Manaus, an hour behind).
     const quiet = await call(
       t.app,
@@ -164,8 +75,8 @@ describe('a simulation agrees with what the engine sent', () => {
       tz: i % 5 === 1 ? 'America/Manaus' : undefined,
     }));
     for (const v of visitors) {
-      await collect(v.vid, v.ua, [{ t: 'pv', u: `${ROOT}/` }], v.tz);
-      if (v.subscribed) await collect(v.vid, v.ua, [{ t: 'optin', s: push.newSubscription().subscription }]);
+      await day.collect(v.vid, v.ua, [{ t: 'pv', u: `${ROOT}/` }], v.tz);
+      if (v.subscribed) await day.collect(v.vid, v.ua, [{ t: 'optin', s: push.newSubscription().subscription }]);
     }
 
     const bodies: Record<string, Record<string, unknown>> = {
@@ -219,17 +130,8 @@ describe('a simulation agrees with what the engine sent', () => {
       },
     };
     const uuids: Record<string, string> = {};
-    for (const [name, body] of Object.entries(bodies)) {
-      const res = await call(
-        t.app,
-        'POST',
-        '/api/momentum/create',
-        { domain_uuid: domain.uuid, momentum_title: `Simulado ${name}`, status: 'Active', ...body },
-        owner.token,
-      );
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      uuids[name] = res.body.data.uuid;
-    }
+    for (const [name, body] of Object.entries(bodies))
+      uuids[name] = await day.createMomentum({ momentum_title: `Simulado ${name}`, ...body });
 
     const end = start.getTime() + 24 * HOUR_MS;
     const campaignAt = start.getTime() + 8 * STEP_MS + 30 * 60_000; // 11:00 in São Paulo
@@ -240,17 +142,9 @@ describe('a simulation agrees with what the engine sent', () => {
     };
     const pages = ['/', '/produto/tenis-azul', '/produto/meia', '/sacola', '/obrigado', '/blog/corrida'];
     for (let at = start.getTime() + STEP_MS; at <= end; at += STEP_MS) {
-      frozen = at;
+      day.frozen = at;
       if (at === campaignAt) {
-        const res = await call(
-          t.app,
-          'POST',
-          '/api/momentum/create',
-          { domain_uuid: domain.uuid, momentum_title: 'Simulado campaign', status: 'Active', ...bodies.campaign },
-          owner.token,
-        );
-        expect(res.status, JSON.stringify(res.body)).toBe(200);
-        uuids.campaign = res.body.data.uuid;
+        uuids.campaign = await day.createMomentum({ momentum_title: 'Simulado campaign', ...bodies.campaign });
         bodies.campaign.scheduled_at = new Date(at).toISOString();
       }
       // Visits stop two hours before the end: nothing the engine would send after the end is due inside it.
@@ -262,32 +156,19 @@ describe('a simulation agrees with what the engine sent', () => {
             r < 0.06
               ? [{ t: 'ev', c: 'adicionar_ao_carrinho', p: { produto: random() < 0.6 ? 'Tênis azul' : 'Meia' } }]
               : [{ t: 'pv', u: `${ROOT}${pages[Math.floor(random() * pages.length)]}` }];
-          await collect(v.vid, v.ua, events);
+          await day.collect(v.vid, v.ua, events);
         }
       }
       await t.app.engine.settle();
     }
 
-    const principal = principalOf(owner);
     const totals = { sent: 0, filter: 0, cap: 0, channel: 0, goal: 0 };
     for (const [name, body] of Object.entries(bodies)) {
       const simulated = new Map<string, number>();
-      const result = await simulate(
-        t.app.ctx,
-        principal,
-        {
-          momentum: {
-            domain_uuid: domain.uuid,
-            momentum_title: `Simulado ${name}`,
-            uuid: uuids[name],
-            ...body,
-          } as never,
-          days: 1,
-        },
-        new AbortController().signal,
-        { onSent: (p) => simulated.set(p, (simulated.get(p) ?? 0) + 1) },
+      const result = await day.simulateDay(uuids[name]!, { momentum_title: `Simulado ${name}`, ...body }, (p) =>
+        simulated.set(p, (simulated.get(p) ?? 0) + 1),
       );
-      const live = await sentBy(uuids[name]!);
+      const live = messagesPerPerson(await day.sentBy(uuids[name]!));
       expect(
         [...simulated]
           .map(([p, n]) => ({ person_uuid: p, n }))
@@ -307,8 +188,8 @@ describe('a simulation agrees with what the engine sent', () => {
       totals.goal += removed('trigger');
       // The funnel counts the rows the engine wrote: each planned send (a fan-out writes none for those out of
       // the filter), the goal's cancellations, the cap's refusals (and what waits for it at the end).
-      const rows = await rowsBy(uuids[name]!);
-      const count = (where: (r: (typeof rows)[number]) => boolean) => rows.filter(where).reduce((s, r) => s + r.n, 0);
+      const rows = await day.rowsBy(uuids[name]!);
+      const count = (where: (r: (typeof rows)[number]) => boolean) => countRows(rows, where);
       const planned =
         name === 'recurrence' || name === 'campaign'
           ? result.stages[0]!.entered - removed('filter')

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { inGlobalControl } from '@impeto/shared';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness.ts';
-import { type PushService, startPushService } from '../../../test/push-service.ts';
+import { describe, expect, it } from 'vitest';
+import { call } from '../../../test/harness.ts';
 import { queryRows } from '../../db/client.ts';
-import type { Principal } from '../../lib/auth-guard.ts';
-import { simulate } from './simulate.service.ts';
+import { agreementDay, CHROME, chromeOnly, countRows, FIREFOX, trigger } from './agreement-kit.ts';
 
 /*
  * Issue #28's agreement for 'Limite de envios por minuto' on a momentum that page views start (issue #27): the
@@ -20,52 +18,15 @@ import { simulate } from './simulate.service.ts';
  * simulation of the same momentum must name the same people at the same instants, and count the engine's rows.
  */
 
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const ROOT = 'https://loja-vazao.com.br';
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-let t: TestApp;
-let push: PushService;
-let owner: Awaited<ReturnType<typeof signUpAndSignIn>>;
-let domain: Awaited<ReturnType<typeof createDomain>>;
-let frozen = 0;
-
-beforeAll(async () => {
-  t = await createTestApp({ authRateLimit: 1000, allowPrivateFetch: true });
-  push = await startPushService();
-  owner = await signUpAndSignIn(t.app);
-  // A clock that stands still: each step of the walk happens at its exact instant.
-  t.clock.now = () => new Date(frozen);
-});
-afterAll(async () => {
-  await t.close();
-  await push.close();
-});
-
-const principalOf = (o: typeof owner): Principal => ({
-  token: o.token,
-  sessionId: '',
-  userUuid: o.signin.body.data.user_uuid,
-  companyUuid: o.company.uuid,
-  username: o.user.username,
-  role: 'admin',
-});
-
-const collect = async (vid: string, ua: string, events: object[]) => {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/collect',
-    headers: { 'content-type': 'text/plain', origin: ROOT, 'user-agent': ua },
-    payload: JSON.stringify({ id: domain.gero_id, vid, e: events }),
-  });
-  expect(res.statusCode).toBe(202);
-  await t.app.ingestor.drain();
-};
+const day = agreementDay(ROOT);
 
 /** The engine sends whatever falls due before `until`, each at its own instant. */
 async function sendDueBefore(until: number) {
+  const { t, domain } = day;
   let settled = false;
   for (;;) {
     const [next] = await queryRows<{ due: number | null }>(
@@ -75,8 +36,8 @@ async function sendDueBefore(until: number) {
     );
     if (next?.due === null || next?.due === undefined) return;
     // What was due by now went out at the last settle: a row left behind would loop here.
-    if (settled) expect(Number(next.due)).toBeGreaterThan(frozen);
-    frozen = Number(next.due);
+    if (settled) expect(Number(next.due)).toBeGreaterThan(day.frozen);
+    day.frozen = Number(next.due);
     await t.app.engine.settle();
     settled = true;
   }
@@ -89,16 +50,9 @@ describe('a simulation of a throttled momentum started by page views', () => {
     from.setUTCHours(15, 30, 0, 0);
     const base = from.getTime();
     const end = base + 24 * HOUR;
-    frozen = base - 30 * MIN;
-    domain = await createDomain(t.app, owner, 'Loja vazão', ROOT);
-    const cap = await call(
-      t.app,
-      'PUT',
-      `/api/domain/frequency/${domain.uuid}`,
-      { domain: { frequency_cap_day: 3, frequency_cap_week: null } },
-      owner.token,
-    );
-    expect(cap.status).toBe(200);
+    day.frozen = base - 30 * MIN;
+    const { t, push, owner } = day;
+    const domain = await day.openShop('Loja vazão', 3);
 
     const visitors = Array.from({ length: 44 }, (_, i) => ({
       vid: `v-${i}-${randomUUID()}`,
@@ -114,49 +68,25 @@ describe('a simulation of a throttled momentum started by page views', () => {
       });
     const firefox = visitors.length - 1;
     for (const v of visitors) {
-      frozen += 1000;
-      await collect(v.vid, v.ua, [{ t: 'pv', u: `${ROOT}/` }]);
-      if (v.subscribed) await collect(v.vid, v.ua, [{ t: 'optin', s: push.newSubscription().subscription }]);
+      day.frozen += 1000;
+      await day.collect(v.vid, v.ua, [{ t: 'pv', u: `${ROOT}/` }]);
+      if (v.subscribed) await day.collect(v.vid, v.ua, [{ t: 'optin', s: push.newSubscription().subscription }]);
     }
     const body = {
       type: 'momentum',
       momentums: [
-        {
-          type: 'filter',
-          values: [{ filter: 'user_stored_data.navigator.browser', comparation: '==', value: ['Chrome'] }],
-        },
-        {
-          type: 'trigger',
-          regex: false,
-          values: [{ filter: 'pageview', comparation: 'contain', value: ['/oferta'], dischargeIn: [] }],
-        },
-        {
-          type: 'dispatcher',
-          values: [
-            {
-              filter: 'CELL_NOTIFICATION',
-              name: 'Oferta relâmpago',
-              title: 'Oferta relâmpago',
-              message: 'Só hoje.',
-              icon_uri: `${ROOT}/icone.png`,
-              redirect_uri: `${ROOT}/oferta`,
-              intervalRecurrency: [3600],
-            },
-          ],
-        },
+        chromeOnly,
+        trigger({ filter: 'pageview', comparation: 'contain', value: ['/oferta'] }),
+        day.pushBlock('Oferta relâmpago', {
+          message: 'Só hoje.',
+          redirect_uri: `${ROOT}/oferta`,
+          intervalRecurrency: [3600],
+        }),
       ],
       throttle_per_minute: 2,
       worktime: { weekdays: [0, 1, 2, 3, 4, 5, 6], start_at: '09:00', stop_at: '18:00' },
     };
-    const created = await call(
-      t.app,
-      'POST',
-      '/api/momentum/create',
-      { domain_uuid: domain.uuid, momentum_title: 'Oferta com vazão', status: 'Active', ...body },
-      owner.token,
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const uuid: string = created.body.data.uuid;
+    const uuid = await day.createMomentum({ momentum_title: 'Oferta com vazão', ...body });
     // The domain's global control group: those in it are skipped when due, and their slots are given back.
     const group = await call(
       t.app,
@@ -170,9 +100,9 @@ describe('a simulation of a throttled momentum started by page views', () => {
     const newcomer = async (heldOut: boolean) => {
       for (;;) {
         const v = { vid: `v-${visitors.length}-${randomUUID()}`, ua: CHROME, subscribed: true };
-        frozen += 1000;
-        await collect(v.vid, v.ua, [{ t: 'pv', u: `${ROOT}/` }]);
-        await collect(v.vid, v.ua, [{ t: 'optin', s: push.newSubscription().subscription }]);
+        day.frozen += 1000;
+        await day.collect(v.vid, v.ua, [{ t: 'pv', u: `${ROOT}/` }]);
+        await day.collect(v.vid, v.ua, [{ t: 'optin', s: push.newSubscription().subscription }]);
         visitors.push(v);
         const [person] = await queryRows<{ uuid: string }>(
           t.app.ctx.db,
@@ -222,17 +152,13 @@ describe('a simulation of a throttled momentum started by page views', () => {
 
     for (const { at, v, page } of views) {
       await sendDueBefore(at);
-      frozen = at;
-      await collect(visitors[v]!.vid, visitors[v]!.ua, [{ t: 'pv', u: `${ROOT}${page}` }]);
+      day.frozen = at;
+      await day.collect(visitors[v]!.vid, visitors[v]!.ua, [{ t: 'pv', u: `${ROOT}${page}` }]);
     }
     await sendDueBefore(end);
-    frozen = end;
+    day.frozen = end;
 
-    const live = await queryRows<{ person_uuid: string; at: number }>(
-      t.app.ctx.db,
-      sql`SELECT person_uuid::text, floor(extract(epoch FROM sent_at) * 1000)::float8 AS at FROM deliveries
-          WHERE momentum_uuid = ${uuid}::uuid AND status IN ('sent', 'viewed', 'clicked')`,
-    );
+    const live = await day.sentBy(uuid);
     const firstSent = (person: string) =>
       Math.min(...live.filter((s) => s.person_uuid === person).map((s) => Number(s.at)));
     expect(firstSent(after.uuid) - base).toBe(3.5 * HOUR + 10_000);
@@ -250,15 +176,8 @@ describe('a simulation of a throttled momentum started by page views', () => {
     expect(Math.max(...burst) - Math.min(...burst)).toBeGreaterThan(15 * MIN);
 
     const simulated: { person_uuid: string; at: number }[] = [];
-    const result = await simulate(
-      t.app.ctx,
-      principalOf(owner),
-      {
-        momentum: { domain_uuid: domain.uuid, momentum_title: 'Oferta com vazão', uuid, ...body } as never,
-        days: 1,
-      },
-      new AbortController().signal,
-      { onSent: (p, at) => simulated.push({ person_uuid: p, at: at.getTime() }) },
+    const result = await day.simulateDay(uuid, { momentum_title: 'Oferta com vazão', ...body }, (p, at) =>
+      simulated.push({ person_uuid: p, at: at.getTime() }),
     );
     expect(sends(simulated), JSON.stringify(result.stages)).toEqual(sends(live));
     expect(result.messages).toBe(live.length);
@@ -266,13 +185,10 @@ describe('a simulation of a throttled momentum started by page views', () => {
 
     // The funnel counts the engine's rows: every row planned, the filter's cancellations and the unsubscribed's
     // skipped rows, and the one still waiting when the range ends.
-    const rows = await queryRows<{ status: string; n: number }>(
-      t.app.ctx.db,
-      sql`SELECT status, count(*)::int AS n FROM deliveries WHERE momentum_uuid = ${uuid}::uuid GROUP BY status`,
-    );
-    const count = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
+    const rows = await day.rowsBy(uuid);
+    const count = (status: string) => countRows(rows, (r) => r.status === status);
     const removed = (stage: string) => result.stages.find((s) => s.stage === stage)!.removed;
-    expect(result.stages[0]!.entered, JSON.stringify(rows)).toBe(rows.reduce((s, r) => s + r.n, 0));
+    expect(result.stages[0]!.entered, JSON.stringify(rows)).toBe(countRows(rows));
     expect(removed('filter') + removed('channel') + removed('control_group')).toBe(
       count('cancelled') + count('skipped'),
     );
