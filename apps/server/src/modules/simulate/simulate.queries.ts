@@ -352,7 +352,9 @@ export const ownMomentum = async (db: Db, companyUuid: string, uuid: string) =>
 /*
  * Journey steps (issue #26, journey-replay.ts): what the engine's journey stage reads of a person when a step is due
  * (engine/journey.queries.ts positionFacts, eventsSince and the persons' rows), here bounded by the step's instant in
- * the range: what happened after it had not happened yet.
+ * the range: what happened after it had not happened yet. The probes are kept to the company's domain's persons; each
+ * probe's rows are then read by the person's index (the domain as a plain value: compared with a subquery's answer,
+ * the planner scanned the domain's window of events for every probe, 15 times slower).
  */
 
 /** A position of the simulated journey at one step: its number in the batch, person, and windows. */
@@ -391,10 +393,10 @@ export const journeyFacts = (db: Db, companyUuid: string, domainUuid: string, pr
         until: p.until.toISOString(),
       })),
     )}) AS r(n int, p uuid, entered timestamptz, since timestamptz, until timestamptz)
+    JOIN persons pp ON pp.uuid = r.p AND pp.domain_uuid = ${ownDomain(companyUuid, domainUuid)}
     CROSS JOIN LATERAL (
       SELECT min(c.ts) AS first_conversion, bool_or(c.ts >= r.since) AS converted_since FROM conversions c
-      WHERE c.person_uuid = r.p AND c.domain_uuid = ${ownDomain(companyUuid, domainUuid)}
-        AND c.ts >= r.entered AND c.ts <= r.until) f`,
+      WHERE c.person_uuid = r.p AND c.domain_uuid = ${domainUuid}::uuid AND c.ts >= r.entered AND c.ts <= r.until) f`,
   ).then((rows) =>
     rows.map(
       (r): JourneyFacts => ({
@@ -422,9 +424,10 @@ export const journeyEvents = (db: Db, companyUuid: string, domainUuid: string, p
     FROM jsonb_to_recordset(${json(
       probes.map((p) => ({ n: p.n, p: p.person, since: p.since.toISOString(), until: p.until.toISOString() })),
     )}) AS r(n int, p uuid, since timestamptz, until timestamptz)
+    JOIN persons pp ON pp.uuid = r.p AND pp.domain_uuid = ${ownDomain(companyUuid, domainUuid)}
     JOIN LATERAL (
       SELECT kind, url, category, props FROM events e
-      WHERE e.person_uuid = r.p AND e.domain_uuid = ${ownDomain(companyUuid, domainUuid)}
+      WHERE e.person_uuid = r.p AND e.domain_uuid = ${domainUuid}::uuid
         AND e.kind IN ('pageview', 'event') AND e.ts >= r.since AND e.ts <= r.until
       ORDER BY e.ts LIMIT 500) ev ON true`,
   );
