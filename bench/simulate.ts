@@ -12,7 +12,8 @@
  * Prints a table; at full size writes the Simulation section of bench/RESULTS.md between its markers (RESULTS=0:
  * don't; RESULTS=<file> writes there at any size). DBS=pglite (or postgres,pglite) runs it on PGlite too.
  * KEEP=1 (PostgreSQL) leaves the generated database in place and prints its name; REUSE=<that name> runs the cases on
- * it without generating again (the 10M-event history takes about ten minutes to generate).
+ * it without generating again (the 10M-event history takes about ten minutes to generate). ONLY=<a|b> runs the cases
+ * whose names contain any of those words.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -141,6 +142,31 @@ const CASES: { name: string; body: Record<string, unknown> }[] = [
     },
   },
   { name: 'campaign (e-mail)', body: { type: 'campaign', momentums: [everyone, email] } },
+  {
+    // Issue #26 in the simulation: every product viewer enters a journey whose steps read conversions and page views.
+    name: 'journey: page view, every product (on-site → 1 d → push → 2 d → on-site)',
+    body: {
+      type: 'momentum',
+      momentums: [everyone, trigger({ filter: 'pageview', comparation: 'contain', value: ['/produto/'] }), onsite()],
+      steps: [
+        { wait: { amount: 1, unit: 'days' }, condition: { kind: 'not_converted' }, values: [push.values[0]] },
+        {
+          wait: { amount: 2, unit: 'days' },
+          condition: { kind: 'viewed_page', comparation: 'contain', value: ['/carrinho'] },
+          values: [onsite().values[0]],
+        },
+      ],
+    },
+  },
+  {
+    // Issue #27 in the simulation: a momentum started by events under a throttle, replayed in time order.
+    name: 'event carrinho, 100 per minute (push)',
+    body: {
+      type: 'momentum',
+      throttle_per_minute: 100,
+      momentums: [everyone, trigger({ filter: 'events', parentCategory: 'carrinho' }), push],
+    },
+  },
 ];
 
 interface Row {
@@ -227,7 +253,8 @@ async function measure(kind: Kind): Promise<{ rows: Row[]; version: string; even
       role: 'admin',
     };
     const rows: Row[] = [];
-    for (const c of CASES.filter((x) => !process.env.ONLY || x.name.includes(process.env.ONLY))) {
+    const only = process.env.ONLY?.split('|');
+    for (const c of CASES.filter((x) => !only || only.some((o) => x.name.includes(o)))) {
       for (const days of RANGES) {
         const input = {
           momentum: { domain_uuid: main.domainUuid, momentum_title: c.name, ...c.body },
