@@ -36,9 +36,9 @@ import * as q from './simulate.queries.ts';
  * filter, reach, worktime, quiet hours, cap; its A/B arm by stepArm). A journey that ends lets the person enter again
  * with their next first message.
  *
- * It runs a batch of persons at a time, after the replay decided their first messages (their `entries`), one round
- * per step for the whole batch: each round reads the batch's conversions (and, for conditions on pages or events,
- * their events) in one statement. What it cannot know: a simulated message is never clicked ('not_clicked' holds),
+ * It runs a batch of persons at a time, after the replay decided their first messages (their `entries`): the domain's
+ * conversions in the range are read once, and for conditions on pages or events the batch's events in the range in
+ * one statement; each step reads its window of them. What it cannot know: a simulated message is never clicked ('not_clicked' holds),
  * and a person's first messages were decided before their steps (a step's message counts against the frequency cap
  * of the steps after it, not of the first messages sent later).
  */
@@ -57,6 +57,8 @@ interface Position {
 
 export interface JourneyReplayInput {
   db: Db;
+  /** The range's start. */
+  from: Date;
   companyUuid: string;
   domainUuid: string;
   steps: JourneyStep[];
@@ -74,6 +76,8 @@ export function createJourneyReplay(sim: Simulation, input: JourneyReplayInput) 
     (s) => s.condition.kind !== 'not_converted' && s.condition.kind !== 'not_clicked' && s.condition.kind !== 'filter',
   );
   const armRow = { uuid: sim.m.uuid, steps };
+  /** The domain's conversions in the range by person, read with the first batch. */
+  let conversions: Map<string, { at: number }[]> | undefined;
   /** The quiet hours of each step channel, remembered like the momentum's own (byBlock). */
   const quietOf = new Map<string, (at: Date, zone: string) => Date | null>();
   const quietFor = (channel: string) => {
@@ -177,6 +181,20 @@ export function createJourneyReplay(sim: Simulation, input: JourneyReplayInput) 
         entering.map((p) => p.uuid),
       );
       const rowOfPerson = new Map(people.map((r) => [r.uuid, r]));
+      conversions ??= byPerson(await q.journeyConversions(db, companyUuid, domainUuid, input.from, sim.to));
+      // Page and event conditions read the batch's events in the range, each step its window of them.
+      const eventsOf = readsEvents.some(Boolean)
+        ? byPerson(
+            await q.journeyEvents(
+              db,
+              companyUuid,
+              domainUuid,
+              entering.map((p) => p.uuid),
+              input.from,
+              sim.to,
+            ),
+          )
+        : new Map<string, q.JourneyEvent[]>();
       let active: Position[] = [];
       for (const person of entering) {
         const row = rowOfPerson.get(person.uuid);
@@ -185,37 +203,14 @@ export function createJourneyReplay(sim: Simulation, input: JourneyReplayInput) 
         active.push(enter(person, row, 0));
       }
       while (active.length > 0) {
-        const probes = active.map(
-          (p, n): q.JourneyProbe => ({
-            n,
-            person: p.person.uuid,
-            entered: new Date(p.entered),
-            since: new Date(p.since),
-            until: new Date(Math.min(p.due, end)),
-          }),
-        );
-        const [facts, events] = await Promise.all([
-          q.journeyFacts(db, companyUuid, domainUuid, probes),
-          q.journeyEvents(
-            db,
-            companyUuid,
-            domainUuid,
-            probes.filter((_, n) => active[n]!.due < end && readsEvents[active[n]!.step - 1]),
-          ),
-        ]);
-        const factsOf = new Map(facts.map((f) => [f.n, f]));
-        const eventsOf = new Map<number, q.JourneyEvent[]>();
-        for (const e of events) {
-          const list = eventsOf.get(e.n);
-          if (list) list.push(e);
-          else eventsOf.set(e.n, [e]);
-        }
         const later: Position[] = [];
-        for (const [n, p] of active.entries()) {
-          const f = factsOf.get(n);
+        for (const p of active) {
+          const until = Math.min(p.due, end);
+          const bought = conversions.get(p.person.uuid);
           // A conversion while waiting ends the journey then (the attribution statement's exit).
-          if (exit.on_conversion && f?.first_conversion) {
-            const at = f.first_conversion.getTime();
+          const firstConversion = bought?.find((c) => c.at >= p.entered && c.at <= until)?.at;
+          if (exit.on_conversion && firstConversion !== undefined) {
+            const at = firstConversion;
             leave(p, at, 'exited', journeyMessages.exitedConversion, true);
             next(p, at, later);
             continue;
@@ -251,10 +246,16 @@ export function createJourneyReplay(sim: Simulation, input: JourneyReplayInput) 
             facts: {
               id: '',
               converted_entered: false,
-              converted_since: f?.converted_since ?? false,
+              converted_since: bought?.some((c) => c.at >= p.since && c.at <= until) ?? false,
               clicked_previous: false,
             },
-            events: (eventsOf.get(n) ?? []).map((e) => ({ ...e, id: '' })),
+            // The engine's reading: the first 500 since the previous step.
+            events: readsEvents[p.step - 1]
+              ? (eventsOf.get(p.person.uuid) ?? [])
+                  .filter((e) => e.at >= p.since && e.at <= until)
+                  .slice(0, 500)
+                  .map((e) => ({ ...e, id: '' }))
+              : [],
             attributes,
           });
           const branch = holds ? 'main' : step.otherwise?.length ? 'otherwise' : null;
@@ -276,6 +277,17 @@ export function createJourneyReplay(sim: Simulation, input: JourneyReplayInput) 
       }
     },
   };
+}
+
+/** Rows by person, each person's in the order read (time). */
+function byPerson<T extends { person_uuid: string }>(rows: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = out.get(r.person_uuid);
+    if (list) list.push(r);
+    else out.set(r.person_uuid, [r]);
+  }
+  return out;
 }
 
 function zero() {

@@ -137,7 +137,7 @@ export async function simulate(
     ),
   };
   const journey = steps
-    ? createJourneyReplay(sim, { db: ctx.db, companyUuid, domainUuid: domain.uuid, steps, exit: body.exit })
+    ? createJourneyReplay(sim, { db: ctx.db, from, companyUuid, domainUuid: domain.uuid, steps, exit: body.exit })
     : null;
   sim.journey = journey;
   const scope = { db: ctx.db, database: ctx.database, companyUuid, domainUuid: domain.uuid, from, except, signal };
