@@ -352,85 +352,55 @@ export const ownMomentum = async (db: Db, companyUuid: string, uuid: string) =>
 /*
  * Journey steps (issue #26, journey-replay.ts): what the engine's journey stage reads of a person when a step is due
  * (engine/journey.queries.ts positionFacts, eventsSince and the persons' rows), here bounded by the step's instant in
- * the range: what happened after it had not happened yet. The probes are kept to the company's domain's persons; each
- * probe's rows are then read by the person's index (the domain as a plain value: compared with a subquery's answer,
- * the planner scanned the domain's window of events for every probe, 15 times slower).
+ * the range (the replay reads each step's window: what happened after the step had not happened yet). The persons are
+ * kept to the company's domain's; their events are read by the person's index (the domain as a plain value: compared
+ * with a subquery's answer, the planner scanned the domain's window of events for every person, 15 times slower).
  */
 
-/** A position of the simulated journey at one step: its number in the batch, person, and windows. */
-export interface JourneyProbe {
-  n: number;
-  person: string;
-  entered: Date;
-  since: Date;
-  /**
-   * The step's due time (or the range's end): nothing after it is read; what happened at that very instant is (the
-   * replay matches an event before what falls due at its instant, as the engine sees a stored event at its next pass).
-   */
-  until: Date;
-}
-
-export interface JourneyFacts {
-  n: number;
-  /** The first conversion since entering, up to `until` (the engine exits the journey at it). */
-  first_conversion: Date | null;
-  /** A conversion since the previous step, up to `until`. */
-  converted_since: boolean;
-}
-
-/** Conversions of each probe's person (the conversions table the engine reads), one statement per batch. */
-export const journeyFacts = (db: Db, companyUuid: string, domainUuid: string, probes: JourneyProbe[]) =>
-  queryRows<{ n: number; first_conversion: string | Date | null; converted_since: boolean | null }>(
+/**
+ * The domain's conversions in the range (the conversions table the engine's journey stage reads), by person in time
+ * order: few beside the events, read once per simulation.
+ */
+export const journeyConversions = (db: Db, companyUuid: string, domainUuid: string, from: Date, to: Date) =>
+  queryRows<{ person_uuid: string; at: number }>(
     db,
-    sql`
-    SELECT r.n, f.first_conversion, f.converted_since
-    FROM jsonb_to_recordset(${json(
-      probes.map((p) => ({
-        n: p.n,
-        p: p.person,
-        entered: p.entered.toISOString(),
-        since: p.since.toISOString(),
-        until: p.until.toISOString(),
-      })),
-    )}) AS r(n int, p uuid, entered timestamptz, since timestamptz, until timestamptz)
-    JOIN persons pp ON pp.uuid = r.p AND pp.domain_uuid = ${ownDomain(companyUuid, domainUuid)}
-    CROSS JOIN LATERAL (
-      SELECT min(c.ts) AS first_conversion, bool_or(c.ts >= r.since) AS converted_since FROM conversions c
-      WHERE c.person_uuid = r.p AND c.domain_uuid = ${domainUuid}::uuid AND c.ts >= r.entered AND c.ts <= r.until) f`,
-  ).then((rows) =>
-    rows.map(
-      (r): JourneyFacts => ({
-        n: r.n,
-        first_conversion: r.first_conversion === null ? null : new Date(r.first_conversion),
-        converted_since: r.converted_since === true,
-      }),
-    ),
+    sql`SELECT c.person_uuid, ${epochMs(sql`c.ts`)} AS at FROM conversions c
+        WHERE c.domain_uuid = ${domainUuid}::uuid AND ${ownDomain(companyUuid, domainUuid)} IS NOT NULL
+          AND c.person_uuid IS NOT NULL AND c.ts >= ${from} AND c.ts <= ${to}
+        ORDER BY c.person_uuid, c.ts`,
   );
 
 export interface JourneyEvent {
-  n: number;
+  person_uuid: string;
+  at: number;
   kind: 'pageview' | 'event';
   url: string | null;
   category: string | null;
   props: Record<string, unknown> | null;
 }
 
-/** Page views and events of each probe's person since its previous step, up to `until` (at most 500 each). */
-export const journeyEvents = (db: Db, companyUuid: string, domainUuid: string, probes: JourneyProbe[]) =>
+/**
+ * The page views and events of a batch's persons in the range, by person in time order (a step's page and event
+ * conditions read a window of them): one statement per batch, each person by their index.
+ */
+export const journeyEvents = (
+  db: Db,
+  companyUuid: string,
+  domainUuid: string,
+  persons: string[],
+  from: Date,
+  to: Date,
+) =>
   queryRows<JourneyEvent>(
     db,
-    sql`
-    SELECT r.n, ev.kind, ev.url, ev.category, ev.props
-    FROM jsonb_to_recordset(${json(
-      probes.map((p) => ({ n: p.n, p: p.person, since: p.since.toISOString(), until: p.until.toISOString() })),
-    )}) AS r(n int, p uuid, since timestamptz, until timestamptz)
-    JOIN persons pp ON pp.uuid = r.p AND pp.domain_uuid = ${ownDomain(companyUuid, domainUuid)}
-    JOIN LATERAL (
-      SELECT kind, url, category, props FROM events e
-      WHERE e.person_uuid = r.p AND e.domain_uuid = ${domainUuid}::uuid
-        AND e.kind IN ('pageview', 'event') AND e.ts >= r.since AND e.ts <= r.until
-      ORDER BY e.ts LIMIT 500) ev ON true`,
-  );
+    sql`SELECT e.person_uuid, ${epochMs(sql`e.ts`)} AS at, e.kind, e.url, e.category, e.props
+        FROM jsonb_array_elements_text(${json(persons)}) AS r(p)
+        JOIN persons pp ON pp.uuid = r.p::uuid AND pp.domain_uuid = ${ownDomain(companyUuid, domainUuid)}
+        JOIN events e ON e.person_uuid = pp.uuid
+        WHERE e.domain_uuid = ${domainUuid}::uuid AND e.kind IN ('pageview', 'event')
+          AND e.ts >= ${from} AND e.ts <= ${to}
+        ORDER BY e.person_uuid, e.ts`,
+  ).then((rows) => rows.map((r) => ({ ...r, at: Number(r.at) })));
 
 /** The rows of the persons who entered the journey (every channel's contacts: a step may use another channel). */
 export const journeyPersons = (db: Db, companyUuid: string, domainUuid: string, uuids: string[]) =>
