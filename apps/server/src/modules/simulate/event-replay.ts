@@ -3,6 +3,7 @@ import type { Database, Db } from '../../db/client.ts';
 import type { StoredEvent } from '../../engine/matcher.ts';
 import { engineMessages } from '../../engine/messages.ts';
 import { reachKey } from '../../engine/qualify.ts';
+import { replayInBatches } from './cursor-replay.ts';
 import { type EventStream, eventStream, freeKey, startChain, storedEvent } from './event-triggers.ts';
 import {
   decide,
@@ -175,38 +176,23 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
     }
   }
 
-  const cursor = await q.openCursor<q.PersonEvents>(
+  // The database groups the next batch while the replay decides this one.
+  await replayInBatches<q.PersonEvents>(
     input.database,
     q.personEventsQuery(companyUuid, { domainUuid, from, to, ...filter, cap: sim.cap !== null, except: input.except }),
-  );
-  try {
-    // The next batch is asked for before this one is replayed: the database groups while the replay decides.
-    const ask = () => {
-      const batch = cursor.read(BATCH);
-      batch.catch(() => {}); // awaited below; left unawaited only when the replay stops
-      return batch;
-    };
-    let next = ask();
-    for (;;) {
-      // Other requests get their turn between batches (PGlite answers without leaving the microtask queue), and a
-      // client that went away is noticed here.
-      await nextTurn();
-      if (input.signal.aborted) throw input.signal.reason;
-      const rows = await next;
-      if (rows.length === BATCH) next = ask();
+    BATCH,
+    input.signal,
+    async (rows) => {
       for (const r of rows) replayPerson(r);
       // Journey steps (issue #26): the batch's persons whose first message went out run them now.
       if (entered.length > 0) {
         await sim.journey!.run(entered);
         entered = [];
       }
-      if (rows.length < BATCH) break;
-    }
-    await nextTurn();
-    if (input.signal.aborted) throw input.signal.reason;
-  } finally {
-    await cursor.close();
-  }
+    },
+  );
+  await nextTurn();
+  if (input.signal.aborted) throw input.signal.reason;
 }
 
 const byStoredOrder = (a: q.PersonEvent, b: q.PersonEvent) => a[0] - b[0] || a[1] - b[1];

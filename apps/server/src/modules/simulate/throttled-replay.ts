@@ -4,6 +4,7 @@ import { engineMessages } from '../../engine/messages.ts';
 import { reachKey } from '../../engine/qualify.ts';
 import { nextWorktimeOpening } from '../../engine/schedule.ts';
 import { throttledSlot } from '../../engine/timing.ts';
+import { replayInBatches } from './cursor-replay.ts';
 import type { ReplayInput } from './event-replay.ts';
 import { type EventStream, eventStream, freeKey, startChain, storedEvent } from './event-triggers.ts';
 import {
@@ -332,30 +333,13 @@ export async function replayThrottled(sim: Simulation, input: ReplayInput) {
     released.clear();
   }
 
-  const cursor = await q.openCursor<q.StreamEvent>(
+  await replayInBatches<q.StreamEvent>(
     input.database,
     q.timeOrderedEventsQuery(companyUuid, { domainUuid, from, to, ...filter }),
+    CHUNK,
+    input.signal,
+    replayChunk,
   );
-  try {
-    // The next chunk is asked for before this one is replayed.
-    const ask = () => {
-      const chunk = cursor.read(CHUNK);
-      chunk.catch(() => {}); // awaited below; left unawaited only when the replay stops
-      return chunk;
-    };
-    let next = ask();
-    for (;;) {
-      // Other requests get their turn between chunks, and a client that went away is noticed here.
-      await nextTurn();
-      if (input.signal.aborted) throw input.signal.reason;
-      const events = await next;
-      if (events.length === CHUNK) next = ask();
-      await replayChunk(events);
-      if (events.length < CHUNK) break;
-    }
-  } finally {
-    await cursor.close();
-  }
 
   decideDue(end);
   // What still waits at the end of the range was not sent in it: counted where it waits (a planned send not yet due
