@@ -146,20 +146,18 @@ const epochMs = (column: SQL) => sql`floor(extract(epoch FROM ${column}) * 1000)
 /** Microseconds since the epoch: exact in a double (below 2^53 until the year 2255), the stored order kept. */
 const epochUs = (column: SQL) => sql`(extract(epoch FROM ${column}) * 1000000)::float8`;
 
+type TriggerEventsInput = Omit<PersonEventsInput, 'cap' | 'except'>;
+
 /**
- * The range's events of known persons that the trigger may read, grouped by person (in no order: sort them by
- * (ts, id)), with the person the engine reads at send time and, with a cap, their real messages: one row per person,
- * by uuid. Persons are independent (the cap, the dedupe keys and the control group are a person's own), so a replay
- * person by person decides what a replay in time order would. Persons come in no order either (a hash join
- * with `persons` rather than a walk of its primary key, which reads the table's pages at random).
+ * What both readings of the range's events share (personEventsQuery, timeOrderedEventsQuery): the conditions on
+ * `events e` (the domain as a value, so the planner knows how many of the events are its own, and the company's as a
+ * one-time condition; the range, known persons, the kind, the categories), the join that gives each page address
+ * asked for its number (`u.code`, when `byUrl`), and the one property the trigger reads.
  */
-export function personEventsQuery(companyUuid: string, input: PersonEventsInput): SQL {
-  // The domain as a value (the planner then knows how many of the events and persons are its own), and the
-  // company's as a one-time condition.
-  const domain = sql`${input.domainUuid}::uuid`;
+function triggerEvents(companyUuid: string, input: TriggerEventsInput) {
   const conditions: SQL[] = [
     sql`${ownDomain(companyUuid, input.domainUuid)} IS NOT NULL`,
-    sql`e.domain_uuid = ${domain}`,
+    sql`e.domain_uuid = ${input.domainUuid}::uuid`,
     sql`e.ts >= ${input.from.toISOString()}::timestamptz`,
     sql`e.ts < ${input.to.toISOString()}::timestamptz`,
     sql`e.person_uuid IS NOT NULL`,
@@ -180,6 +178,19 @@ export function personEventsQuery(companyUuid: string, input: PersonEventsInput)
   const props = input.propKey
     ? sql`CASE WHEN e.props ? ${input.propKey}::text THEN jsonb_build_object(${input.propKey}::text, e.props -> ${input.propKey}::text) END`
     : sql`NULL::jsonb`;
+  return { where: sql.join(conditions, sql` AND `), join, byUrl, props };
+}
+
+/**
+ * The range's events of known persons that the trigger may read, grouped by person (in no order: sort them by
+ * (ts, id)), with the person the engine reads at send time and, with a cap, their real messages: one row per person,
+ * by uuid. Persons are independent (the cap, the dedupe keys and the control group are a person's own), so a replay
+ * person by person decides what a replay in time order would. Persons come in no order either (a hash join
+ * with `persons` rather than a walk of its primary key, which reads the table's pages at random).
+ */
+export function personEventsQuery(companyUuid: string, input: PersonEventsInput): SQL {
+  const domain = sql`${input.domainUuid}::uuid`;
+  const { where, join, byUrl, props } = triggerEvents(companyUuid, input);
   const item =
     input.kind === 'pageview'
       ? sql`json_build_array(${epochUs(sql`e.ts`)}, e.id::float8, ${byUrl ? sql`u.code` : sql`e.url`})`
@@ -198,7 +209,7 @@ export function personEventsQuery(companyUuid: string, input: PersonEventsInput)
                     p.attributes, p.timezone, ev.events, ${input.cap ? sql`s.real` : sql`NULL::json`} AS real
              FROM (SELECT e.person_uuid, json_agg(${item}) AS events
                    FROM events e ${join}
-                   WHERE ${sql.join(conditions, sql` AND `)}
+                   WHERE ${where}
                    GROUP BY e.person_uuid) AS ev
              JOIN persons p ON p.uuid = ev.person_uuid AND p.domain_uuid = ${domain}
              ${real}`;
@@ -428,39 +439,17 @@ export interface StreamEvent {
 }
 
 /**
- * The range's events of known persons that the trigger may read (personEventsQuery's conditions), in stored order
+ * The range's events of known persons that the trigger may read (triggerEvents, as personEventsQuery), in stored order
  * (ts to the microsecond, then id), for a cursor. Persons are not joined here: a chunk's new ones are read apart
  * (personsOf), once per chunk rather than once per event.
  */
-export function timeOrderedEventsQuery(companyUuid: string, input: Omit<PersonEventsInput, 'cap' | 'except'>): SQL {
-  const conditions: SQL[] = [
-    sql`${ownDomain(companyUuid, input.domainUuid)} IS NOT NULL`,
-    sql`e.domain_uuid = ${input.domainUuid}::uuid`,
-    sql`e.ts >= ${input.from.toISOString()}::timestamptz`,
-    sql`e.ts < ${input.to.toISOString()}::timestamptz`,
-    sql`e.person_uuid IS NOT NULL`,
-    sql`e.kind = ${input.kind}::text`,
-  ];
-  if (input.categories)
-    conditions.push(
-      sql`e.category = ANY(ARRAY[${sql.join(
-        input.categories.map((c) => sql`${c}::text`),
-        sql`, `,
-      )}])`,
-    );
-  const byUrl = input.kind === 'pageview' && input.urls !== null;
-  const join = byUrl
-    ? sql`JOIN (SELECT value AS url, ordinality::int AS code
-                FROM jsonb_array_elements_text(${json(input.urls)}) WITH ORDINALITY) AS u ON u.url = e.url`
-    : sql``;
+export function timeOrderedEventsQuery(companyUuid: string, input: TriggerEventsInput): SQL {
+  const { where, join, byUrl, props } = triggerEvents(companyUuid, input);
   const page = input.kind !== 'pageview' ? sql`NULL` : byUrl ? sql`u.code` : sql`e.url`;
-  const props = input.propKey
-    ? sql`CASE WHEN e.props ? ${input.propKey}::text THEN jsonb_build_object(${input.propKey}::text, e.props -> ${input.propKey}::text) END`
-    : sql`NULL::jsonb`;
   return sql`SELECT ${epochUs(sql`e.ts`)} AS us, e.id::float8 AS id, e.person_uuid::text AS person, ${page} AS page,
                     ${input.kind === 'event' ? sql`e.category` : sql`NULL::text`} AS category, ${props} AS props
              FROM events e ${join}
-             WHERE ${sql.join(conditions, sql` AND `)}
+             WHERE ${where}
              ORDER BY e.ts, e.id`;
 }
 
