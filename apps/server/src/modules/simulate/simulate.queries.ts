@@ -182,6 +182,26 @@ function triggerEvents(companyUuid: string, input: TriggerEventsInput) {
 }
 
 /**
+ * With a cap, the join (on `persons p`) of each person's real messages as `s.real`: other momentums' (all but
+ * `except`), sent from a week before the range to its end, in epoch ms ascending; `persons` narrows the deliveries read
+ * (` AND person_uuid IN …`). Without a cap, nothing.
+ */
+function realMessagesJoin(
+  input: { domainUuid: string; from: Date; to: Date; cap: boolean; except: string | null },
+  persons: SQL = sql``,
+): SQL {
+  if (!input.cap) return sql``;
+  return sql`LEFT JOIN (
+            SELECT person_uuid, json_agg(${epochMs(sql`sent_at`)} ORDER BY sent_at) AS real FROM deliveries
+            WHERE domain_uuid = ${input.domainUuid}::uuid${persons}
+              AND sent_at > ${new Date(input.from.getTime() - 7 * 86_400_000).toISOString()}::timestamptz
+              AND sent_at <= ${input.to.toISOString()}::timestamptz
+              AND status IN ('sending', 'sent', 'viewed', 'clicked')
+              AND (${input.except}::uuid IS NULL OR momentum_uuid <> ${input.except}::uuid)
+            GROUP BY person_uuid) AS s ON s.person_uuid = p.uuid`;
+}
+
+/**
  * The range's events of known persons that the trigger may read, grouped by person (in no order: sort them by
  * (ts, id)), with the person the engine reads at send time and, with a cap, their real messages: one row per person,
  * by uuid. Persons are independent (the cap, the dedupe keys and the control group are a person's own), so a replay
@@ -195,16 +215,7 @@ export function personEventsQuery(companyUuid: string, input: PersonEventsInput)
     input.kind === 'pageview'
       ? sql`json_build_array(${epochUs(sql`e.ts`)}, e.id::float8, ${byUrl ? sql`u.code` : sql`e.url`})`
       : sql`json_build_array(${epochUs(sql`e.ts`)}, e.id::float8, NULL, e.category, ${props})`;
-  const real = input.cap
-    ? sql`LEFT JOIN (
-            SELECT person_uuid, json_agg(${epochMs(sql`sent_at`)} ORDER BY sent_at) AS real FROM deliveries
-            WHERE domain_uuid = ${domain}
-              AND sent_at > ${new Date(input.from.getTime() - 7 * 86_400_000).toISOString()}::timestamptz
-              AND sent_at <= ${input.to.toISOString()}::timestamptz
-              AND status IN ('sending', 'sent', 'viewed', 'clicked')
-              AND (${input.except}::uuid IS NULL OR momentum_uuid <> ${input.except}::uuid)
-            GROUP BY person_uuid) AS s ON s.person_uuid = p.uuid`
-    : sql``;
+  const real = realMessagesJoin(input);
   return sql`SELECT p.uuid::text AS uuid, p.visitor_id, p.email, p.phone, p.push_status, p.push_subscription,
                     p.attributes, p.timezone, ev.events, ${input.cap ? sql`s.real` : sql`NULL::json`} AS real
              FROM (SELECT e.person_uuid, json_agg(${item}) AS events
@@ -461,16 +472,7 @@ export const personsOf = (
 ) => {
   const domain = sql`${input.domainUuid}::uuid`;
   const wanted = sql`(SELECT value::uuid FROM jsonb_array_elements_text(${json(input.uuids)}))`;
-  const real = input.cap
-    ? sql`LEFT JOIN (
-            SELECT person_uuid, json_agg(${epochMs(sql`sent_at`)} ORDER BY sent_at) AS real FROM deliveries
-            WHERE domain_uuid = ${domain} AND person_uuid IN ${wanted}
-              AND sent_at > ${new Date(input.from.getTime() - 7 * 86_400_000).toISOString()}::timestamptz
-              AND sent_at <= ${input.to.toISOString()}::timestamptz
-              AND status IN ('sending', 'sent', 'viewed', 'clicked')
-              AND (${input.except}::uuid IS NULL OR momentum_uuid <> ${input.except}::uuid)
-            GROUP BY person_uuid) AS s ON s.person_uuid = p.uuid`
-    : sql``;
+  const real = realMessagesJoin(input, sql` AND person_uuid IN ${wanted}`);
   return queryRows<SimPerson & { real: number[] | null }>(
     db,
     sql`SELECT p.uuid::text AS uuid, p.visitor_id, p.email, p.phone, p.push_status, p.push_subscription,
