@@ -6,6 +6,7 @@ import { chainOffsets, createSendPlanner, createThrottle, needsPlan, nextOccurre
 import { winnerTest } from '../../engine/winner-decision.ts';
 import { recipientOf } from '../../lib/mask.ts';
 import { heldOutAsControl } from './control-group.ts';
+import { replayInBatches } from './cursor-replay.ts';
 import {
   decide,
   nextTurn,
@@ -148,39 +149,25 @@ export async function replayOccurrences(sim: Simulation, input: AudienceInput) {
       tally.removed(stage, row.uuid, who, reason, reads[row.before]!, 0);
     }
   }
-  const cursor = await q.openCursor<q.AudienceRow>(input.database, q.audienceQuery(companyUuid, audience));
-  try {
-    // The next page is asked for before this one is replayed: the database reads while the replay decides.
-    const ask = () => {
-      const batch = cursor.read(PAGE);
-      batch.catch(() => {}); // awaited below; left unawaited only when the replay stops
-      return batch;
-    };
-    let next = ask();
-    for (;;) {
-      // Other requests get their turn between pages (PGlite answers without ever leaving the microtask queue), and a
-      // client that went away is noticed here.
-      await nextTurn();
-      if (signal.aborted) throw signal.reason;
-      const page = await next;
-      if (page.length === PAGE) next = ask();
-      await replayPage(page);
-      if (page.length < PAGE) break;
-    }
-    // Out of the filter: every send the fan-outs would have planned (one fan-out per person when the campaign sends
-    // the winner); out of the channel's reach: the one skipped row each fan-out writes.
-    for (const row of await counted) {
-      const fanOutsOf = test ? 1 : fanOuts.length - row.before;
-      const sends = fanOutsOf * (row.reason === null ? offsets.length : 1) * row.persons;
-      tally.enter(sends);
-      if (row.reason === null) tally.removed('filter', '', undefined, OUT_OF_AUDIENCE.error, reads[0]!, sends);
-      else tally.removed('channel', '', undefined, row.reason, reads[0]!, sends);
-    }
-    await nextTurn();
-    if (signal.aborted) throw signal.reason;
-  } finally {
-    await cursor.close();
+  // The database reads the next page while the replay decides this one (cursor-replay.ts).
+  await replayInBatches<q.AudienceRow>(
+    input.database,
+    q.audienceQuery(companyUuid, audience),
+    PAGE,
+    signal,
+    replayPage,
+  );
+  // Out of the filter: every send the fan-outs would have planned (one fan-out per person when the campaign sends
+  // the winner); out of the channel's reach: the one skipped row each fan-out writes.
+  for (const row of await counted) {
+    const fanOutsOf = test ? 1 : fanOuts.length - row.before;
+    const sends = fanOutsOf * (row.reason === null ? offsets.length : 1) * row.persons;
+    tally.enter(sends);
+    if (row.reason === null) tally.removed('filter', '', undefined, OUT_OF_AUDIENCE.error, reads[0]!, sends);
+    else tally.removed('channel', '', undefined, row.reason, reads[0]!, sends);
   }
+  await nextTurn();
+  if (signal.aborted) throw signal.reason;
 
   /**
    * The fan-outs that reach a person, [first, end) of `fanOuts`: those after their first visit (`before` came
