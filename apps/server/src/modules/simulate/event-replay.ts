@@ -69,7 +69,9 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
   const { companyUuid, domainUuid, from } = input;
   const to = sim.to;
 
-  const found = await eventStream(sim, input);
+  // A journey whose conditions read only page views gets them from the stream (no read of its own per batch).
+  const pageRule = m.triggerKind !== 'events' ? (sim.journey?.pageRule ?? null) : null;
+  const found = await eventStream(sim, input, pageRule);
   if (!found) return;
   const stream: EventStream = found;
   const { filter, startsAt, cancelsAt } = stream;
@@ -131,7 +133,16 @@ export async function replayEvents(sim: Simulation, input: ReplayInput) {
   /** One person's events in stored order, with their planned sends decided in time order between them. */
   function replayPerson(r: q.PersonEvents) {
     replayEventsOf(r);
-    if (sim.journey && person?.entries) entered.push(person);
+    if (!sim.journey || !person?.entries) return;
+    person.stored = r;
+    if (pageRule) {
+      person.pages = [];
+      for (const [us, , page] of r.events) {
+        const url = typeof page === 'number' ? stream.filter.urls![page - 1]! : page;
+        if (url && pageRule(url)) person.pages.push({ at: Math.floor(us / 1000), url });
+      }
+    }
+    entered.push(person);
   }
 
   function replayEventsOf(r: q.PersonEvents) {

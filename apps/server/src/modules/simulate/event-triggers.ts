@@ -37,6 +37,8 @@ export interface EventStream {
 export async function eventStream(
   sim: Simulation,
   input: { db: Db; companyUuid: string; domainUuid: string; from: Date; blocks: unknown[] },
+  /** Page addresses the stream must also carry (a journey's page conditions), though they start nothing. */
+  alsoPages: ((url: string) => boolean) | null = null,
 ): Promise<EventStream | null> {
   const { m, to } = sim;
   const { db, companyUuid, domainUuid, from } = input;
@@ -62,9 +64,10 @@ export async function eventStream(
     startsAt = all.map((u) => m.starts(asEvent(u)));
     cancelsAt = all.map((u) => m.cancels(asEvent(u)));
   }
-  // The addresses the matcher starts or cancels on (the others change nothing), each then sent as its number.
-  const kept = all ? all.map((_, i) => i).filter((i) => startsAt[i] || cancelsAt[i]) : null;
-  if (kept && kept.length === 0) return null;
+  // The addresses the matcher starts or cancels on (the others change nothing) and those asked for, each then sent as
+  // its number.
+  if (all && !all.some((_, i) => startsAt[i] || cancelsAt[i])) return null;
+  const kept = all ? all.map((_, i) => i).filter((i) => startsAt[i] || cancelsAt[i] || alsoPages?.(all[i]!)) : null;
   if (all && kept) {
     startsAt = kept.map((i) => startsAt[i]!);
     cancelsAt = kept.map((i) => cancelsAt[i]!);

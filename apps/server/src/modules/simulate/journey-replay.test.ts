@@ -19,7 +19,8 @@ import {
  * Issue #28's agreement for journey steps (issue #26): a day of a shop replayed live through the collector with the
  * engine running, for a momentum started by product views whose on-site message is followed by three steps (a push an
  * hour later to those who did not buy; two hours later an on-site message to those who saw the bag, else a push; an
- * hour later, in the worktime, an on-site message to those who added to the cart), exiting on a purchase, under a
+ * hour later, in the worktime, an on-site message to those who viewed no product since: conditions on page views only,
+ * which the replay's stream carries), exiting on a purchase, under a
  * frequency cap of 4 a day (with the daily recurrence below, it holds the last step of those the pushes reach) and
  * a worktime window; and a daily recurrence with a step. (Nobody opts out: the simulation reads persons as they are
  * now, so an opt-out would remove their first message too; the exit uses the engine's optedOut.) The simulation of
@@ -78,15 +79,16 @@ describe('a simulation of a journey agrees with what the engine sent', () => {
         },
         {
           wait: { amount: 1, unit: 'hours', worktime: true },
-          condition: { kind: 'event', category: 'adicionar_ao_carrinho' },
+          condition: { kind: 'not_viewed_page', comparation: 'contain', value: ['/produto'] },
           values: [topbarValues('Frete grátis hoje')],
         },
       ],
       exit: { on_conversion: true, on_opt_out: true },
     };
     const uuid = await day.createMomentum({ momentum_title: 'Jornada simulada', ...body });
-    // A daily recurrence at 10:00 whose push is followed two hours later by an on-site message to those who did not
-    // buy: its persons enter from the occurrence's fan-out (occurrence-replay.ts hands each page over).
+    // A daily recurrence at 10:00 whose push is followed two hours later by an on-site message to those who added to
+    // the cart: its persons enter from the occurrence's fan-out (occurrence-replay.ts hands each page over), and the
+    // condition reads their events (a read per batch).
     const recurrence = {
       type: 'momentum',
       momentums: [
@@ -97,7 +99,7 @@ describe('a simulation of a journey agrees with what the engine sent', () => {
       steps: [
         {
           wait: { amount: 2, unit: 'hours' },
-          condition: { kind: 'not_converted' },
+          condition: { kind: 'event', category: 'adicionar_ao_carrinho' },
           values: [topbarValues('Ainda dá tempo')],
         },
       ],

@@ -8,7 +8,9 @@ import {
 } from '@impeto/shared';
 import type { Db } from '../../db/client.ts';
 import type { DispatchPerson } from '../../engine/deliveries.queries.ts';
+import type { PersonEvent } from '../../engine/journey.queries.ts';
 import { compileCondition, optedOut, stepArm, stepContent } from '../../engine/journey.ts';
+import { textRule } from '../../engine/matcher.ts';
 import { unreachableReason } from '../../engine/qualify.ts';
 import { quietDeferral, worktimeZone } from '../../engine/timing.ts';
 import { compileFilter } from '../../lib/filter/compile-filter.ts';
@@ -76,6 +78,13 @@ export function createJourneyReplay(sim: Simulation, input: JourneyReplayInput) 
     (s) => s.condition.kind !== 'not_converted' && s.condition.kind !== 'not_clicked' && s.condition.kind !== 'filter',
   );
   const armRow = { uuid: sim.m.uuid, steps };
+  /** The batch's events by person (for those whose pages the replay did not carry). */
+  let eventsOf: Map<string, q.JourneyEvent[]> | null = null;
+  /**
+   * The pages the steps' conditions read, when those that read what the person did all read page views: a page-view
+   * replay carries them (PersonView.pages) and no read per batch is needed.
+   */
+  const pageRule = pageRuleOf(steps);
   /** The domain's conversions in the range by person, read with the first batch. */
   let conversions: Map<string, { at: number }[]> | undefined;
   /** The quiet hours of each step channel, remembered like the momentum's own (byBlock). */
@@ -168,36 +177,44 @@ export function createJourneyReplay(sim: Simulation, input: JourneyReplayInput) 
     if (variant) variant.sent++;
   }
 
+  /** What the step's condition reads of what the person did since the previous step (the engine's first 500). */
+  function eventsIn(p: Position, until: number): PersonEvent[] {
+    const carried = p.person.pages;
+    if (carried) {
+      const out: PersonEvent[] = [];
+      for (const e of carried) {
+        if (e.at >= p.since && e.at <= until && out.length < 500)
+          out.push({ id: '', kind: 'pageview', url: e.url, category: null, props: null });
+      }
+      return out;
+    }
+    return (eventsOf?.get(p.person.uuid) ?? [])
+      .filter((e) => e.at >= p.since && e.at <= until)
+      .slice(0, 500)
+      .map((e) => ({ ...e, id: '' }));
+  }
+
   return {
     rows: () => rows,
+    pageRule,
     /** Runs the journeys of a batch of replayed persons (those whose first message went out). */
     async run(persons: PersonView[]) {
       const entering = persons.filter((p) => p.entries?.length);
       if (entering.length === 0) return;
-      const people = await q.journeyPersons(
-        db,
-        companyUuid,
-        domainUuid,
-        entering.map((p) => p.uuid),
-      );
+      // The persons' rows, unless the replay read them whole.
+      const unread = entering.filter((p) => !p.stored).map((p) => p.uuid);
+      const people = unread.length ? await q.journeyPersons(db, companyUuid, domainUuid, unread) : [];
       const rowOfPerson = new Map(people.map((r) => [r.uuid, r]));
       conversions ??= byPerson(await q.journeyConversions(db, companyUuid, domainUuid, input.from, sim.to));
-      // Page and event conditions read the batch's events in the range, each step its window of them.
-      const eventsOf = readsEvents.some(Boolean)
-        ? byPerson(
-            await q.journeyEvents(
-              db,
-              companyUuid,
-              domainUuid,
-              entering.map((p) => p.uuid),
-              input.from,
-              sim.to,
-            ),
-          )
-        : new Map<string, q.JourneyEvent[]>();
+      // Page and event conditions read the batch's events in the range (unless the replay's stream carried the pages
+      // they read), each step its window of them.
+      const uncarried = readsEvents.some(Boolean) ? entering.filter((p) => !p.pages).map((p) => p.uuid) : [];
+      eventsOf = uncarried.length
+        ? byPerson(await q.journeyEvents(db, companyUuid, domainUuid, uncarried, input.from, sim.to))
+        : null;
       let active: Position[] = [];
       for (const person of entering) {
-        const row = rowOfPerson.get(person.uuid);
+        const row = person.stored ?? rowOfPerson.get(person.uuid);
         if (!row) continue;
         person.entries!.sort((a, b) => a - b);
         active.push(enter(person, row, 0));
@@ -250,12 +267,7 @@ export function createJourneyReplay(sim: Simulation, input: JourneyReplayInput) 
               clicked_previous: false,
             },
             // The engine's reading: the first 500 since the previous step.
-            events: readsEvents[p.step - 1]
-              ? (eventsOf.get(p.person.uuid) ?? [])
-                  .filter((e) => e.at >= p.since && e.at <= until)
-                  .slice(0, 500)
-                  .map((e) => ({ ...e, id: '' }))
-              : [],
+            events: readsEvents[p.step - 1] ? eventsIn(p, until) : [],
             attributes,
           });
           const branch = holds ? 'main' : step.otherwise?.length ? 'otherwise' : null;
@@ -277,6 +289,17 @@ export function createJourneyReplay(sim: Simulation, input: JourneyReplayInput) 
       }
     },
   };
+}
+
+/** The page addresses the steps' page conditions read; null when a condition reads events (or none reads pages). */
+function pageRuleOf(steps: JourneyStep[]): ((url: string) => boolean) | null {
+  const rules: ((url: string) => boolean)[] = [];
+  for (const { condition: c } of steps) {
+    if (c.kind === 'event' || c.kind === 'no_event') return null;
+    if (c.kind === 'viewed_page' || c.kind === 'not_viewed_page')
+      rules.push(textRule(c.comparation ?? 'contain', c.value, false, true));
+  }
+  return rules.length ? (url) => rules.some((r) => r(url)) : null;
 }
 
 /** Rows by person, each person's in the order read (time). */

@@ -52,7 +52,14 @@ export interface Simulation {
    * The momentum's journey (issue #26), null without steps: the persons whose first message went out (their
    * `entries`) run its steps (journey-replay.ts); each replay hands it a batch of persons once they are replayed.
    */
-  journey: { run(persons: PersonView[]): Promise<void> } | null;
+  journey: {
+    run(persons: PersonView[]): Promise<void>;
+    /**
+     * The page addresses the steps' conditions read, when every condition that reads what the person did reads page
+     * views (null otherwise): a page-view replay carries them in its stream (PersonView.pages).
+     */
+    pageRule: ((url: string) => boolean) | null;
+  } | null;
 }
 
 /**
@@ -105,6 +112,10 @@ export interface PersonView {
   days: Set<string> | null;
   /** With a journey: when each of the person's first messages (step 0) went out, epoch ms in the order recorded. */
   entries?: number[];
+  /** The person's stored row, when the replay read it whole (a journey step may use another channel). */
+  stored?: SimPerson;
+  /** With a journey whose conditions read pages: the person's page views in the range the steps read, in order. */
+  pages?: { at: number; url: string }[];
   /** The control group's decision for them (the same at every send), once asked. */
   heldOut?: string | null;
 }
