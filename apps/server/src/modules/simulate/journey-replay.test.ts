@@ -161,6 +161,7 @@ describe('a simulation of a journey agrees with what the engine sent', () => {
     const rows = result.journey!;
     const row = (step: number, branch = 'main') => rows.find((r) => r.step === step && r.branch === branch)!;
     expect(row(0, 'main').reached).toBe(positions.reduce((s, p) => s + p.n, 0));
+    expect(row(0, 'main').sent).toBe(sentLive.filter((r) => r.step === 0).length);
     for (const step of [1, 2, 3]) {
       expect(row(step).exited, `etapa ${step}: ${JSON.stringify(positions)}`).toBe(count('exited', step));
       expect(row(step).left_by_condition, `etapa ${step}`).toBe(count('left', step));

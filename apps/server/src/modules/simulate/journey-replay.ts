@@ -123,9 +123,7 @@ export function createJourneyReplay(sim: Simulation, input: JourneyReplayInput) 
 
   function enter(person: PersonView, row: q.SimPerson, entry: number): Position {
     const entered = person.entries![entry]!;
-    const first = rowOf(0, 'main');
-    first.reached++;
-    first.sent++;
+    rowOf(0, 'main').reached++;
     return { person, row, entry, entered, since: entered, step: 1, due: entered + waitMs(steps[0]!.wait) };
   }
 
@@ -217,6 +215,8 @@ export function createJourneyReplay(sim: Simulation, input: JourneyReplayInput) 
         const row = person.stored ?? rowOfPerson.get(person.uuid);
         if (!row) continue;
         person.entries!.sort((a, b) => a - b);
+        // Step 0's messages: every first message sent, also those sent while the person's journey ran.
+        rowOf(0, 'main').sent += person.entries!.length;
         active.push(enter(person, row, 0));
       }
       while (active.length > 0) {
