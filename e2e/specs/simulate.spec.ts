@@ -24,6 +24,18 @@ async function expectFunnel(scope: Locator) {
   await expect(scope.getByText(/Simulado em [\d.]+ ms/)).toBeVisible();
 }
 
+/** Three visitors (`<prefix>-1..3`) who never accepted notifications each view a product page. */
+async function viewProducts(
+  request: Parameters<typeof collect>[0],
+  site: Parameters<typeof collect>[1],
+  geroId: string,
+  prefix: string,
+) {
+  for (const n of [1, 2, 3]) {
+    await collect(request, site, geroId, `${prefix}-${n}`, [{ t: 'pv', u: `${site.url}/produto/tenis-${n}` }]);
+  }
+}
+
 /** The push dispatcher's values for the test site. */
 const pushValues = (push: ReturnType<typeof pushContent>) => ({
   filter: 'CELL_NOTIFICATION',
@@ -76,11 +88,7 @@ test('a draft is simulated in the v2 form and in the diagram, and the funnel say
 }) => {
   const { domain } = await readyToSend(page, request, testSite);
   const tag = shortTag();
-  for (const n of [1, 2, 3]) {
-    await collect(request, testSite, domain.gero_id, `v-sim-${tag}-${n}`, [
-      { t: 'pv', u: `${testSite.url}/produto/tenis-${n}` },
-    ]);
-  }
+  await viewProducts(request, testSite, domain.gero_id, `v-sim-${tag}`);
   await collect(request, testSite, domain.gero_id, `v-sim-${tag}-4`, [{ t: 'pv', u: `${testSite.url}/` }]);
 
   // The v2 form: never saved, simulated from its summary.
@@ -115,11 +123,7 @@ test("a journey's draft is simulated in the diagram: its steps say who got the f
 }) => {
   const { domain } = await readyToSend(page, request, testSite);
   const tag = shortTag();
-  for (const n of [1, 2, 3]) {
-    await collect(request, testSite, domain.gero_id, `v-jor-${tag}-${n}`, [
-      { t: 'pv', u: `${testSite.url}/produto/tenis-${n}` },
-    ]);
-  }
+  await viewProducts(request, testSite, domain.gero_id, `v-jor-${tag}`);
   const push = pushContent(testSite, tag);
   const topbar = {
     filter: 'SUPERARE_WEBVIEW',
