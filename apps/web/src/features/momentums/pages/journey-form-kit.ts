@@ -1,6 +1,13 @@
-import { COMPANY, DOMAIN } from '../../../test/render-page.tsx';
+import { momentumMessages } from '@impeto/shared';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expect } from 'vitest';
+import { COMPANY, DOMAIN, type FetchHandler, ok, renderPage } from '../../../test/render-page.tsx';
 
-/* What the v2 form's journey tests share (issue #26): a paused cart momentum and its messages. */
+/*
+ * What the v2 form's journey tests share (issue #26): a paused cart momentum and its messages, the server that
+ * answers for it and a journey, the form opened on one, its 'Jornada' section and a save.
+ */
 
 export const CHANNEL = '22222222-2222-4222-8222-222222222222';
 export const message = (title: string) => ({
@@ -44,3 +51,36 @@ export const paused = (uuid: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 export const PLAIN = paused('aaaaaaaa-aaaa-4aaa-8aaa-000000000001');
+
+/** The server the form talks to: the plain momentum and `journey` by id, a save, no filters, the push channel. */
+function serve(journey: { uuid: string }): FetchHandler {
+  return (url, init) => {
+    for (const it of [PLAIN, journey]) if (url === `/api/momentum/list?id=${it.uuid}`) return ok(it);
+    if (url === '/api/momentum/update' && init.method === 'PUT')
+      return { body: { message: momentumMessages.updated('momentum'), data: PLAIN } };
+    if (url === `/api/person/filter/${DOMAIN}`) return ok([]);
+    if (url === `/api/domain/channels/${DOMAIN}`)
+      return ok([
+        { uuid: CHANNEL, channel_type: 'CELL_NOTIFICATION', domain_uuid: DOMAIN, properties: {}, active: true },
+      ]);
+    return undefined;
+  };
+}
+
+/** The v2 form opened on `uuid` (PLAIN or `journey`), once its title and channel are shown. */
+export const openForm = async (journey: { uuid: string }, uuid: string) => {
+  const page = renderPage(`/v2/momentum/create?domain=${DOMAIN}&id=${uuid}`, { session: true, fetch: serve(journey) });
+  await screen.findByDisplayValue('Carrinho abandonado', {}, { timeout: 15000 });
+  await screen.findAllByDisplayValue('Notificação push');
+  return page;
+};
+
+export const journeySection = () => screen.getByRole('region', { name: 'Jornada' });
+
+/** Seguir, then Salvar: the body the form sent to /momentum/update. */
+export const saveForm = async (calls: { url: string; json?: unknown }[]) => {
+  await userEvent.click(screen.getByRole('button', { name: 'Seguir' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Salvar' }));
+  expect(await screen.findByText(momentumMessages.updated('momentum'))).toBeTruthy();
+  return calls.find((c) => c.url === '/api/momentum/update')?.json as Record<string, unknown>;
+};

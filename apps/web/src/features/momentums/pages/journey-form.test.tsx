@@ -2,8 +2,7 @@ import { journeyMessages, momentumMessages } from '@impeto/shared';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { DOMAIN, type FetchHandler, ok, renderPage } from '../../../test/render-page.tsx';
-import { CHANNEL, message, PLAIN, paused, sms } from './journey-form-kit.ts';
+import { journeySection, message, openForm, PLAIN, paused, saveForm, sms } from './journey-form-kit.ts';
 
 /* The v2 form's 'Jornada' section (issue #26): follow-up steps as a list, the exit rules, the Resumo's lines. */
 
@@ -15,33 +14,9 @@ const JOURNEY = paused('aaaaaaaa-aaaa-4aaa-8aaa-000000000002', {
   exit: { on_conversion: true, on_opt_out: true },
 });
 
-function serve(): FetchHandler {
-  return (url, init) => {
-    for (const it of [PLAIN, JOURNEY]) if (url === `/api/momentum/list?id=${it.uuid}`) return ok(it);
-    if (url === '/api/momentum/update' && init.method === 'PUT')
-      return { body: { message: momentumMessages.updated('momentum'), data: PLAIN } };
-    if (url === `/api/person/filter/${DOMAIN}`) return ok([]);
-    if (url === `/api/domain/channels/${DOMAIN}`)
-      return ok([
-        { uuid: CHANNEL, channel_type: 'CELL_NOTIFICATION', domain_uuid: DOMAIN, properties: {}, active: true },
-      ]);
-    return undefined;
-  };
-}
-
-const open = async (uuid: string) => {
-  const page = renderPage(`/v2/momentum/create?domain=${DOMAIN}&id=${uuid}`, { session: true, fetch: serve() });
-  await screen.findByDisplayValue('Carrinho abandonado', {}, { timeout: 15000 });
-  await screen.findAllByDisplayValue('Notificação push');
-  return page;
-};
-const section = () => screen.getByRole('region', { name: 'Jornada' });
-const save = async (calls: { url: string; json?: unknown }[]) => {
-  await userEvent.click(screen.getByRole('button', { name: 'Seguir' }));
-  await userEvent.click(await screen.findByRole('button', { name: 'Salvar' }));
-  expect(await screen.findByText(momentumMessages.updated('momentum'))).toBeTruthy();
-  return calls.find((c) => c.url === '/api/momentum/update')?.json as Record<string, unknown>;
-};
+const open = (uuid: string) => openForm(JOURNEY, uuid);
+const section = journeySection;
+const save = saveForm;
 
 describe('momentum form: Jornada (issue #26)', { timeout: 60_000 }, () => {
   it('sends no journey keys when the section is left alone', async () => {
