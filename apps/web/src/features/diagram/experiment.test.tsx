@@ -1,68 +1,13 @@
 import { experimentMessages, momentumMessages as mm } from '@impeto/shared';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { COMPANY, DOMAIN, type FetchHandler, ok, renderPage } from '../../test/render-page.tsx';
-import { TOUR_DONE_KEY } from './components/diagram-tour.tsx';
+import { describe, expect, it } from 'vitest';
+import { DOMAIN, type FetchHandler, ok, renderPage } from '../../test/render-page.tsx';
+import { ID, itemOf, PUSH, setUpDiagram } from './journey-test-kit.tsx';
 
 /* The channel block's 'Teste A/B' in the diagram (issue #25): variants, shares, control group; save and reopen. */
 
-beforeAll(() => {
-  class ResizeObserverShim {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  }
-  globalThis.ResizeObserver ??= ResizeObserverShim as unknown as typeof ResizeObserver;
-  class DOMMatrixReadOnlyShim {
-    m22 = 1;
-  }
-  (globalThis as { DOMMatrixReadOnly?: unknown }).DOMMatrixReadOnly ??= DOMMatrixReadOnlyShim;
-});
-beforeEach(() => {
-  localStorage.setItem(TOUR_DONE_KEY, 'true');
-});
-
-const PUSH = '22222222-2222-4222-8222-222222222222';
-const ID = '77777777-7777-4777-8777-777777777777';
-const pushValues = {
-  filter: 'CELL_NOTIFICATION',
-  name: 'Carrinho',
-  title: 'Esqueceu algo?',
-  message: 'Seu carrinho espera por você.',
-  icon_uri: 'https://loja.example.com/i.png',
-  image: '',
-  redirect_uri: 'https://loja.example.com/carrinho',
-  intervalRecurrency: [],
-};
-const itemOf = (overrides: Record<string, unknown> = {}) => ({
-  uuid: ID,
-  company_uuid: COMPANY,
-  domain_uuid: DOMAIN,
-  user_uuid: 'u',
-  type: 'momentum',
-  momentum_title: 'Carrinho abandonado',
-  momentum_description: null,
-  status: 'Draft',
-  active: false,
-  scheduled_at: null,
-  channel_uuid: PUSH,
-  channels: { channel_type: 'CELL_NOTIFICATION' },
-  momentums: [
-    { type: 'filter', regex: false, values: [{ filter: 'all', value: [] }] },
-    {
-      type: 'trigger',
-      regex: false,
-      values: [{ filter: 'pageview', comparation: 'contain', value: ['/carrinho'], dischargeIn: [] }],
-    },
-    { type: 'dispatcher', values: [pushValues] },
-  ],
-  worktime: null,
-  experiment: null,
-  created_at: '2026-03-10T12:00:00.000Z',
-  updated_at: '2026-03-10T12:00:00.000Z',
-  ...overrides,
-});
+setUpDiagram();
 
 function open(stored: () => unknown, onSave: (body: Record<string, unknown>) => void) {
   const serve: FetchHandler = (url, init) => {

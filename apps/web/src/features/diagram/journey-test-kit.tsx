@@ -5,7 +5,10 @@ import { beforeAll, beforeEach } from 'vitest';
 import { COMPANY, DOMAIN, type FetchHandler, ok, renderPage } from '../../test/render-page.tsx';
 import { TOUR_DONE_KEY } from './components/diagram-tour.tsx';
 
-/* What the diagram's journey tests share (issue #26): the canvas' browser shims, a stored journey, the page opened on it. */
+/*
+ * What the diagram's journey tests (issue #26) and its A/B test (issue #25) share: the canvas' browser shims, a stored
+ * momentum, the page opened on it.
+ */
 
 /** React Flow needs ResizeObserver and DOMMatrixReadOnly, which jsdom lacks; the tour is marked seen. */
 export function setUpDiagram() {
