@@ -48,6 +48,7 @@ const dispatchAll = async () => {
 describe('a journey step with an A/B test', () => {
   it('gives each person their arm and its message, about half each, once; the report splits by variant', async () => {
     t.clock.set(new Date());
+    const startedAt = t.clock.now().getTime();
     const root = `https://variantes-${randomUUID().slice(0, 8)}.com.br`;
     const d = { ...(await createDomain(t.app, owner, `Variantes ${randomUUID().slice(0, 4)}`, root)), root };
     const subs = Array.from({ length: PERSONS }, (_, i) => ({
@@ -175,11 +176,13 @@ describe('a journey step with an A/B test', () => {
         ),
       ).toEqual([]);
 
-    const today = t.clock.now().toISOString().slice(0, 10);
+    // The days around the test's two hours, whatever the hour it runs (they may cross midnight in any zone).
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const [start, end] = [day(startedAt - 86_400_000), day(t.clock.now().getTime() + 86_400_000)];
     const report = await call(
       t.app,
       'GET',
-      `/api/analytics/${d.uuid}/momentum/${momentum.uuid}/journey?start=${today}&end=${today}`,
+      `/api/analytics/${d.uuid}/momentum/${momentum.uuid}/journey?start=${start}&end=${end}`,
       undefined,
       owner.token,
     );
