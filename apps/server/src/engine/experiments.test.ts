@@ -142,9 +142,10 @@ describe('a campaign with a 20 % control group and an A/B test 50/50, to 1,000 p
     const rows = await deliveriesOf(campaign.uuid);
     expect(rows).toHaveLength(1000);
     const count = (arm: string) => rows.filter((r) => r.arm === arm).length;
+    // The persons' ids are random: each share within 4 standard deviations of 1,000 draws.
     expect(Math.abs(count('control') / 1000 - 0.2)).toBeLessThanOrEqual(0.05);
-    expect(Math.abs(count('A') / 1000 - 0.4)).toBeLessThanOrEqual(0.05);
-    expect(Math.abs(count('B') / 1000 - 0.4)).toBeLessThanOrEqual(0.05);
+    expect(Math.abs(count('A') / 1000 - 0.4)).toBeLessThanOrEqual(0.065);
+    expect(Math.abs(count('B') / 1000 - 0.4)).toBeLessThanOrEqual(0.065);
     expect(count('control') + count('A') + count('B')).toBe(1000);
 
     for (const r of rows) {

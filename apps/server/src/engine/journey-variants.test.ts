@@ -10,7 +10,7 @@ import type { StoredEvent } from './matcher.ts';
 /*
  * A/B variants on a journey step (issue #26 with #25's variants), through the engine with the clock moved: 200 persons
  * get the first push, and an hour later step 1's push with variants A/B 50/50. Each person's step delivery records
- * their arm (the draw over person and '<momentum>:1'), the push they got is that variant's, each arm holds 50 % ± 10
+ * their arm (the draw over person and '<momentum>:1'), the push they got is that variant's, each arm holds 50 % ± 15
  * pp, a rerun sends nothing twice, and the journey report splits the step's figures by variant.
  */
 
@@ -143,7 +143,9 @@ describe('a journey step with an A/B test', () => {
         .map((r) => (r.payload as { title: string }).title);
       expect(got).toEqual(['Esqueceu algo?', step1.arm === 'A' ? A.title : B.title]);
     }
-    for (const n of Object.values(arms)) expect(Math.abs(n / PERSONS - 0.5)).toBeLessThanOrEqual(0.1);
+    // About half each: the persons' ids are random, so the bound is 4 standard deviations of 200 draws (the shared
+    // assignment's own test holds the shares to 2 pp over 100,000 fixed ids).
+    for (const n of Object.values(arms)) expect(Math.abs(n / PERSONS - 0.5)).toBeLessThanOrEqual(0.15);
 
     // 10 persons of arm B open and click step 1's push, then buy: the report credits them to B.
     const collect = async (vid: string, e: object[]) => {
