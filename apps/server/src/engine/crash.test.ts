@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
-import { type PushService, pushServiceCertPath, startPushService } from '../../test/push-service.ts';
+import { type PushService, startPushService } from '../../test/push-service.ts';
+import { exited, workerProcesses } from '../../test/worker-process.ts';
 import { queryRows } from '../db/client.ts';
 
 /*
@@ -17,49 +16,10 @@ const SUBSCRIBERS = 5000;
 /** Kill once this share of the pushes arrived: past the first claimed batch, mid-way through another. */
 const KILL_AT = 0.37;
 const LEASE_SECONDS = 3;
-const main = path.resolve(import.meta.dirname, '../main.ts');
 
 let t: TestApp;
 let push: PushService;
-const workers: ChildProcess[] = [];
-
-const startWorker = (databaseUrl: string) =>
-  new Promise<ChildProcess>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', main], {
-      env: {
-        ...process.env,
-        ROLE: 'worker',
-        NODE_ENV: 'test',
-        DATABASE_URL: databaseUrl,
-        SECRET_KEY: t.app.ctx.config.secretKey,
-        NODE_EXTRA_CA_CERTS: pushServiceCertPath,
-        ALLOW_PRIVATE_FETCH: '1',
-        DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS),
-        LOG_LEVEL: 'warn',
-        DATA_DIR: '/tmp/impeto-test-unused',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    workers.push(child);
-    let out = '';
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('worker pronto')) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      process.stderr.write(chunk);
-    });
-    child.once('exit', (code, signal) =>
-      reject(new Error(`worker saiu (${code ?? signal}) antes de ficar pronto:\n${out}`)),
-    );
-  });
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+const workers = workerProcesses({ secretKey: () => t.app.ctx.config.secretKey, leaseSeconds: LEASE_SECONDS });
 
 const countByStatus = async () => {
   const rows = await queryRows<{ status: string; n: number }>(
@@ -80,8 +40,7 @@ describe.skipIf(inject('dbKind') !== 'postgres')('a worker killed in the middle 
     push = await startPushService();
   });
   afterAll(async () => {
-    for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
-    await Promise.all(workers.map(exited));
+    await workers.killAll();
     await t?.close();
     await push?.close();
   });
@@ -105,7 +64,7 @@ describe.skipIf(inject('dbKind') !== 'postgres')('a worker killed in the middle 
     const phases: string[] = [];
     const mark = (name: string) => phases.push(`${name} ${((Date.now() - started) / 1000).toFixed(1)}s`);
     mark('seeded');
-    let worker = await startWorker(databaseUrl);
+    let worker = await workers.start(databaseUrl);
     mark('worker ready');
     const res = await call(
       t.app,
@@ -155,7 +114,7 @@ describe.skipIf(inject('dbKind') !== 'postgres')('a worker killed in the middle 
     const sendingAtKill = new Set(await sendingIds());
     const atKill = await countByStatus();
 
-    worker = await startWorker(databaseUrl);
+    worker = await workers.start(databaseUrl);
     mark('restarted');
     const restarted = Date.now();
     for (;;) {

@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, createDomain, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness.ts';
-import { type PushService, pushServiceCertPath, startPushService } from '../../test/push-service.ts';
+import { type PushService, startPushService } from '../../test/push-service.ts';
+import { exited, workerProcesses } from '../../test/worker-process.ts';
 import { queryRows } from '../db/client.ts';
 
 /*
@@ -17,48 +16,10 @@ import { queryRows } from '../db/client.ts';
 const PERSONS = 2000;
 const KILL_AT = 0.37;
 const LEASE_SECONDS = 3;
-const main = path.resolve(import.meta.dirname, '../main.ts');
 
 let t: TestApp;
 let push: PushService;
-const workers: ChildProcess[] = [];
-
-const startWorker = (databaseUrl: string) =>
-  new Promise<ChildProcess>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', main], {
-      env: {
-        ...process.env,
-        ROLE: 'worker',
-        NODE_ENV: 'test',
-        DATABASE_URL: databaseUrl,
-        SECRET_KEY: t.app.ctx.config.secretKey,
-        NODE_EXTRA_CA_CERTS: pushServiceCertPath,
-        ALLOW_PRIVATE_FETCH: '1',
-        DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS),
-        LOG_LEVEL: 'warn',
-        DATA_DIR: '/tmp/impeto-test-unused',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    workers.push(child);
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('worker pronto')) resolve(child);
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      process.stderr.write(chunk);
-    });
-    child.once('exit', (code, signal) =>
-      reject(new Error(`worker saiu (${code ?? signal}) antes de ficar pronto:\n${out}`)),
-    );
-  });
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+const workers = workerProcesses({ secretKey: () => t.app.ctx.config.secretKey, leaseSeconds: LEASE_SECONDS });
 
 const pushValues = (title: string) => ({
   filter: 'CELL_NOTIFICATION',
@@ -75,8 +36,7 @@ describe.skipIf(inject('dbKind') !== 'postgres')('a worker killed in the middle 
     push = await startPushService({ decrypt: 'count-only' });
   });
   afterAll(async () => {
-    for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
-    await Promise.all(workers.map(exited));
+    await workers.killAll();
     await t?.close();
     await push?.close();
   });
@@ -139,7 +99,7 @@ describe.skipIf(inject('dbKind') !== 'postgres')('a worker killed in the middle 
              ${hourAgo}, ${hourAgo}
       FROM persons WHERE domain_uuid = ${domainUuid}::uuid`);
 
-    let worker = await startWorker(t.app.ctx.database.url!);
+    let worker = await workers.start(t.app.ctx.database.url!);
     await push.waitFor(Math.ceil(PERSONS * KILL_AT), 30_000);
     worker.kill('SIGKILL');
     await exited(worker);
@@ -151,7 +111,7 @@ describe.skipIf(inject('dbKind') !== 'postgres')('a worker killed in the middle 
       await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM journey_positions WHERE state = 'running'`)
     )[0]!.n;
 
-    worker = await startWorker(t.app.ctx.database.url!);
+    worker = await workers.start(t.app.ctx.database.url!);
     const restarted = Date.now();
     const states = () =>
       queryRows<{ state: string; step: number; n: number }>(
