@@ -2,96 +2,22 @@ import { experimentMessages, momentumMessages } from '@impeto/shared';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { COMPANY, DOMAIN, type FetchHandler, ok, renderPage } from '../../../test/render-page.tsx';
+import { message, openForm, PLAIN, paused, saveForm, setNumber } from './momentum-form-kit.ts';
 
 /* The v2 form's 'Teste A/B' section (issue #25): variants of the push message, shares, control group. */
 
-const CHANNEL = '22222222-2222-4222-8222-222222222222';
-const message = (title: string) => ({
-  filter: 'CELL_NOTIFICATION',
-  name: 'Carrinho',
-  title,
-  message: 'Seu carrinho está esperando.',
-  icon_uri: 'https://loja.example.com/icon.png',
-  image: '',
-  redirect_uri: 'https://loja.example.com/carrinho',
-  intervalRecurrency: [],
-});
-const blocks = [
-  { type: 'filter', regex: false, values: [{ filter: 'all', value: [] }] },
-  {
-    type: 'trigger',
-    regex: false,
-    values: [{ filter: 'pageview', comparation: 'contain', value: ['/carrinho'], dischargeIn: [] }],
-  },
-  { type: 'dispatcher', values: [message('Esqueceu algo?')] },
-];
-const paused = (uuid: string, experiment: unknown = null) => ({
-  uuid,
-  company_uuid: COMPANY,
-  domain_uuid: DOMAIN,
-  user_uuid: '0b7e4f5a-1c2d-4e3f-8a9b-0c1d2e3f4a5b',
-  type: 'momentum',
-  momentum_title: 'Carrinho abandonado',
-  momentum_description: null,
-  status: 'Paused',
-  active: false,
-  scheduled_at: null,
-  channel_uuid: CHANNEL,
-  channels: { channel_type: 'CELL_NOTIFICATION' },
-  momentums: blocks,
-  worktime: null,
-  experiment,
-  created_at: '2026-03-10T12:00:00.000Z',
-  updated_at: '2026-03-11T12:00:00.000Z',
-});
-const PLAIN = paused('aaaaaaaa-aaaa-4aaa-8aaa-000000000001');
 const TESTED = paused('aaaaaaaa-aaaa-4aaa-8aaa-000000000002', {
-  control_percent: 10,
-  variants: [
-    { name: 'A', weight: 34, values: [message('Esqueceu algo?')] },
-    { name: 'B', weight: 33, values: [message('Seu carrinho sente sua falta')] },
-    { name: 'C', weight: 33, values: [message('Frete grátis hoje')] },
-  ],
+  experiment: {
+    control_percent: 10,
+    variants: [
+      { name: 'A', weight: 34, values: [message('Esqueceu algo?')] },
+      { name: 'B', weight: 33, values: [message('Seu carrinho sente sua falta')] },
+      { name: 'C', weight: 33, values: [message('Frete grátis hoje')] },
+    ],
+  },
 });
-
-function serve(): FetchHandler {
-  return (url, init) => {
-    for (const it of [PLAIN, TESTED]) if (url === `/api/momentum/list?id=${it.uuid}`) return ok(it);
-    if (url === '/api/momentum/update' && init.method === 'PUT')
-      return { body: { message: momentumMessages.updated('momentum'), data: PLAIN } };
-    if (url === `/api/person/filter/${DOMAIN}`) return ok([]);
-    if (url === `/api/domain/channels/${DOMAIN}`)
-      return {
-        body: {
-          message: 'ok',
-          data: [
-            { uuid: CHANNEL, channel_type: 'CELL_NOTIFICATION', domain_uuid: DOMAIN, properties: {}, active: true },
-          ],
-        },
-      };
-    return undefined;
-  };
-}
-
-const open = async (uuid: string) => {
-  const page = renderPage(`/v2/momentum/create?domain=${DOMAIN}&id=${uuid}`, { session: true, fetch: serve() });
-  await screen.findByDisplayValue('Carrinho abandonado', {}, { timeout: 15000 });
-  await screen.findByDisplayValue('Notificação push');
-  return page;
-};
-const save = async (calls: { url: string; json?: unknown }[], summary?: string) => {
-  await userEvent.click(screen.getByRole('button', { name: 'Seguir' }));
-  if (summary) expect(await screen.findByText(summary)).toBeTruthy();
-  await userEvent.click(await screen.findByRole('button', { name: 'Salvar' }));
-  expect(await screen.findByText(momentumMessages.updated('momentum'))).toBeTruthy();
-  return calls.find((c) => c.url === '/api/momentum/update')?.json as Record<string, unknown>;
-};
-const setNumber = async (label: string, value: string) => {
-  const input = screen.getByRole('textbox', { name: label });
-  await userEvent.clear(input);
-  await userEvent.type(input, value);
-};
+const open = (uuid: string) => openForm(TESTED, uuid);
+const save = (calls: { url: string; json?: unknown }[], summary?: string) => saveForm(calls, { summary });
 
 describe('momentum form: Teste A/B (issue #25)', { timeout: 60_000 }, () => {
   it('sends no experiment key when the section is left alone', async () => {

@@ -1,6 +1,6 @@
 import { within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { journeySection, message, openForm, paused, saveForm, sms } from './journey-form-kit.ts';
+import { journeySection, message, openForm, paused, saveForm, sms } from './momentum-form-kit.ts';
 
 /* The v2 form's 'Jornada' list with a step whose message has A/B variants (made in the diagram): named and kept. */
 

@@ -2,7 +2,7 @@ import { journeyMessages, momentumMessages } from '@impeto/shared';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { journeySection, message, openForm, PLAIN, paused, saveForm, sms } from './journey-form-kit.ts';
+import { journeySection, message, openForm, PLAIN, paused, saveForm, sms } from './momentum-form-kit.ts';
 
 /* The v2 form's 'Jornada' section (issue #26): follow-up steps as a list, the exit rules, the Resumo's lines. */
 

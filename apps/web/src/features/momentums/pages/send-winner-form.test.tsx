@@ -2,14 +2,14 @@ import { experimentMessages, momentumMessages } from '@impeto/shared';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { COMPANY, DOMAIN, type FetchHandler, ok, renderPage } from '../../../test/render-page.tsx';
+import { COMPANY, DOMAIN } from '../../../test/render-page.tsx';
+import { CHANNEL, openForm, setNumber } from './momentum-form-kit.ts';
 
 /*
  * The v2 form's 'Teste A/B' for campaigns (issue #25): 'Enviar a vencedora ao restante' with its test share, hours and
  * metric; the summary says the plan and when the rest goes out, and with which variant once decided.
  */
 
-const CHANNEL = '22222222-2222-4222-8222-222222222222';
 const push = (title: string) => ({
   filter: 'CELL_NOTIFICATION',
   name: 'Liquidação',
@@ -63,33 +63,7 @@ const DECIDED = campaign('bbbbbbbb-bbbb-4bbb-8bbb-000000000002', {
   },
 });
 
-function serve(): FetchHandler {
-  return (url, init) => {
-    for (const it of [PLAIN, DECIDED]) if (url === `/api/momentum/list?id=${it.uuid}`) return ok(it);
-    if (url === '/api/momentum/update' && init.method === 'PUT')
-      return { body: { message: momentumMessages.updated('campaign'), data: PLAIN } };
-    if (url === `/api/person/filter/${DOMAIN}`) return ok([]);
-    if (url === `/api/person/search/peopleImpacted/${DOMAIN}`)
-      return ok({ percentualAtingido: 100, total: 1000, impacted: 1000 });
-    if (url === `/api/domain/channels/${DOMAIN}`)
-      return ok([
-        { uuid: CHANNEL, channel_type: 'CELL_NOTIFICATION', domain_uuid: DOMAIN, properties: {}, active: true },
-      ]);
-    return undefined;
-  };
-}
-
-const open = async (uuid: string) => {
-  const page = renderPage(`/v2/campaign/create?domain=${DOMAIN}&id=${uuid}`, { session: true, fetch: serve() });
-  await screen.findByDisplayValue('Liquidação de inverno', {}, { timeout: 15000 });
-  await screen.findByDisplayValue('Notificação push');
-  return page;
-};
-const setNumber = async (label: string, value: string) => {
-  const input = screen.getByRole('textbox', { name: label });
-  await userEvent.clear(input);
-  await userEvent.type(input, value);
-};
+const open = (uuid: string) => openForm([PLAIN, DECIDED], uuid);
 
 describe('campaign form: send the winner (issue #25)', { timeout: 60_000 }, () => {
   it('tests on part of the audience, says when the winner goes out, and sends experiment.winner', async () => {

@@ -1,12 +1,12 @@
-import { momentumMessages, timingMessages } from '@impeto/shared';
+import { timingMessages } from '@impeto/shared';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { COMPANY, DOMAIN, type FetchHandler, ok, renderPage } from '../../../test/render-page.tsx';
+import { COMPANY, DOMAIN } from '../../../test/render-page.tsx';
+import { CHANNEL, openForm, saveForm } from './momentum-form-kit.ts';
 
 /* The v2 form's 'Horário de envio' (issue #27): throttle, local or best time, holidays, and the summary's end. */
 
-const CHANNEL = '22222222-2222-4222-8222-222222222222';
 const CAMPAIGN = {
   uuid: 'bbbbbbbb-bbbb-4bbb-8bbb-000000000001',
   company_uuid: COMPANY,
@@ -45,36 +45,9 @@ const CAMPAIGN = {
   updated_at: '2026-07-11T12:00:00.000Z',
 };
 
-function serve(): FetchHandler {
-  return (url, init) => {
-    if (url === `/api/momentum/list?id=${CAMPAIGN.uuid}`) return ok(CAMPAIGN);
-    if (url === '/api/momentum/update' && init.method === 'PUT')
-      return { body: { message: momentumMessages.updated('campaign'), data: CAMPAIGN } };
-    if (url === `/api/person/filter/${DOMAIN}`) return ok([]);
-    if (url === `/api/person/search/peopleImpacted/${DOMAIN}`)
-      return ok({ percentualAtingido: 100, total: 1000, impacted: 1000 });
-    if (url === `/api/domain/channels/${DOMAIN}`)
-      return ok([
-        { uuid: CHANNEL, channel_type: 'CELL_NOTIFICATION', domain_uuid: DOMAIN, properties: {}, active: true },
-      ]);
-    return undefined;
-  };
-}
-
-const open = async () => {
-  const page = renderPage(`/v2/campaign/create?domain=${DOMAIN}&id=${CAMPAIGN.uuid}`, {
-    session: true,
-    fetch: serve(),
-  });
-  await screen.findByDisplayValue('Liquidação de inverno', {}, { timeout: 15000 });
-  await screen.findByDisplayValue('Notificação push');
-  return page;
-};
-const save = async (calls: { url: string; json?: unknown }[]) => {
-  await userEvent.click(await screen.findByRole('button', { name: 'Salvar' }));
-  expect(await screen.findByText(momentumMessages.updated('campaign'))).toBeTruthy();
-  return calls.find((c) => c.url === '/api/momentum/update')?.json as Record<string, unknown>;
-};
+const open = () => openForm(CAMPAIGN, CAMPAIGN.uuid);
+/** Salvar on the summary (the test went there): the body sent. */
+const save = (calls: { url: string; json?: unknown }[]) => saveForm(calls, { kind: 'campaign', next: false });
 const TIMING_KEYS = ['throttle_per_minute', 'send_at_local_time', 'best_time', 'skip_holidays', 'worktime_zone'];
 
 describe('campaign form: Horário de envio (issue #27)', { timeout: 60_000 }, () => {
